@@ -1,0 +1,93 @@
+/**
+ * The one error type of the service and its code table.
+ *
+ * Every failure that input, a model file, configuration or load can cause is a
+ * `ServiceError` with a code from `ERROR_CODES`; "cannot happen" invariants use
+ * `node:assert` instead. The code type is derived from the table, so a typo is a
+ * compile error.
+ */
+
+interface CodeSpec {
+  readonly statusCode: number
+  readonly message: string
+}
+
+export const ERROR_CODES = Object.freeze({
+  ERR_PICKLE_TRUNCATED: { statusCode: 500, message: 'pickle data ends early' },
+  ERR_PICKLE_UNKNOWN_OPCODE: { statusCode: 500, message: 'unknown pickle opcode' },
+  ERR_PICKLE_GLOBAL_NOT_ALLOWED: { statusCode: 500, message: 'unsupported object' },
+  ERR_PICKLE_INVALID: { statusCode: 500, message: 'malformed pickle data' },
+  ERR_PICKLE_LIMIT: { statusCode: 500, message: 'pickle exceeds a safety limit' },
+  ERR_PICKLE_UNSUPPORTED: { statusCode: 500, message: 'unsupported pickle feature' },
+  ERR_MODEL_READ: { statusCode: 500, message: 'model file cannot be read' },
+  ERR_MODEL_COMPRESSION: { statusCode: 500, message: 'compressed model file cannot be read' },
+  ERR_MODEL_SHAPE: { statusCode: 500, message: 'model arrays have inconsistent shapes' },
+  ERR_MODEL_UNSUPPORTED: { statusCode: 500, message: 'model is not supported' },
+  ERR_PATTERN_UNSUPPORTED: { statusCode: 500, message: 'regular expression cannot be translated' },
+  ERR_CONFIG_INVALID: { statusCode: 500, message: 'invalid configuration' },
+  ERR_BODY_TOO_LARGE: { statusCode: 413, message: 'request body exceeds 1048576 bytes' },
+  ERR_BODY_NOT_UTF8: { statusCode: 400, message: 'request body is not valid UTF-8' },
+  ERR_BODY_NOT_JSON: { statusCode: 400, message: 'request body is not valid JSON' },
+  ERR_CONTENT_TYPE: { statusCode: 400, message: 'request body must be application/json' },
+  ERR_VALIDATION: { statusCode: 422, message: 'request failed validation' },
+  ERR_NOT_FOUND: { statusCode: 404, message: 'not found' },
+  ERR_METHOD_NOT_ALLOWED: { statusCode: 405, message: 'method not allowed' },
+  ERR_QUEUE_FULL: { statusCode: 503, message: 'server is at capacity, retry shortly' },
+  ERR_PREDICTION_TIMEOUT: { statusCode: 503, message: 'prediction timed out' },
+  ERR_WORKER_UNAVAILABLE: { statusCode: 503, message: 'no worker is available' },
+  ERR_METRICS_FAILED: { statusCode: 503, message: 'metrics collection failed' },
+  ERR_REQUEST_TIMEOUT: { statusCode: 503, message: 'request timed out' },
+  ERR_INTERNAL: { statusCode: 500, message: 'Internal server error' }
+} satisfies Record<string, CodeSpec>)
+
+export type ErrorCode = keyof typeof ERROR_CODES
+
+export interface ServiceErrorOptions {
+  /** The file the error concerns, e.g. a model path. */
+  readonly file?: string
+  /** Byte offset in that file (or in its decompressed stream) where the problem was found. */
+  readonly offset?: number
+  readonly cause?: unknown
+}
+
+/**
+ * An error with a stable `code`, an HTTP `statusCode` and, for file errors, the
+ * file and byte offset. The message reads "<what> in <file> (byte <offset>)".
+ */
+export class ServiceError extends Error {
+  readonly code: ErrorCode
+  readonly statusCode: number
+  /** The message without file and offset, so a caller can re-attach them. */
+  readonly detail: string
+  readonly file: string | undefined
+  readonly offset: number | undefined
+
+  constructor (code: ErrorCode, detail?: string, options: ServiceErrorOptions = {}) {
+    const spec = ERROR_CODES[code]
+    const text = detail ?? spec.message
+    super(formatMessage(text, options.file, options.offset), options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = 'ServiceError'
+    this.code = code
+    this.statusCode = spec.statusCode
+    this.detail = text
+    this.file = options.file
+    this.offset = options.offset
+  }
+
+  /** The same error, naming `file` (keeps the first file named when nested). */
+  withFile (file: string): ServiceError {
+    if (this.file !== undefined) return this
+    return new ServiceError(this.code, this.detail, { file, offset: this.offset, cause: this.cause })
+  }
+}
+
+function formatMessage (text: string, file?: string, offset?: number): string {
+  let message = text
+  if (file !== undefined) message += ` in ${file}`
+  if (offset !== undefined) message += ` (byte ${offset})`
+  return message
+}
+
+export function isServiceError (value: unknown): value is ServiceError {
+  return value instanceof ServiceError
+}

@@ -72,6 +72,12 @@ function bunzip (bytes: Uint8Array, maxBytes: number): Uint8Array {
       if (pos >= bytes.length) throw new ServiceError('ERR_MODEL_COMPRESSION', 'corrupt bz2 data: truncated')
       return bytes[pos++]!
     },
+    read: (buffer: Uint8Array, offset: number, length: number): number => {
+      const n = Math.min(length, bytes.length - pos)
+      buffer.set(bytes.subarray(pos, pos + n), offset)
+      pos += n
+      return n === 0 ? -1 : n
+    },
     seek: (p: number): void => { pos = p },
     eof: (): boolean => pos >= bytes.length
   }

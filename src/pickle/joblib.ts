@@ -31,5 +31,8 @@ export function readJoblibArray (built: PyValue, stream: RawStream): PyValue {
   }
   const count = shape.reduce((a, b) => a * b, 1)
   const bytes = stream.readView(count * dtype.itemsize, 'joblib array data')
-  return arrayFromBytes(bytes, dtype, shape, order)
+  const array = arrayFromBytes(bytes, dtype, shape, order)
+  // joblib hands arrays back in native byte order (_ensure_native_byte_order); our data already is.
+  array.dtype = dtype.toNative()
+  return array
 }

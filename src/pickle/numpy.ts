@@ -66,6 +66,15 @@ export class DType implements Buildable {
     if (names !== null) this.fields = readFields(names, fields, this.itemsize)
   }
 
+  /** The same dtype in native (little-endian) byte order, as numpy's `newbyteorder('=')` on x86/arm. */
+  toNative (): DType {
+    if (this.byteOrder !== '>' && this.fields === undefined) return this
+    const copy = Object.assign(Object.create(DType.prototype) as DType, this)
+    if (copy.byteOrder === '>') copy.byteOrder = '<'
+    copy.fields = this.fields?.map(f => ({ ...f, dtype: f.dtype.toNative() }))
+    return copy
+  }
+
   get isObject (): boolean {
     return this.kind === 'O' || (this.fields?.some(f => f.dtype.isObject) ?? false)
   }
@@ -134,8 +143,9 @@ export class NdArray implements Buildable {
     if (!(dtype instanceof DType)) throw new ServiceError('ERR_PICKLE_INVALID', 'numpy array state has no dtype')
     const dims = readShape(shape)
     const order = isFortran === true || isFortran === 1 ? 'F' : 'C'
-    const built = dtype.isObject ? objectArray(dtype, dims, raw, order) : arrayFromBytes(toBytes(raw, 'numpy array data'), dtype, dims, order)
-    this.dtype = built.dtype
+    const built = dtype.isObject ? objectArray(dtype, dims, raw) : arrayFromBytes(toBytes(raw, 'numpy array data'), dtype, dims, order)
+    // numpy's array_setstate byte-swaps non-native data and hands back a native dtype.
+    this.dtype = built.dtype.toNative()
     this.shape = built.shape
     this.data = built.data
     this.fortranOrder = order === 'F'
@@ -188,14 +198,14 @@ export function arrayFromBytes (bytes: Uint8Array, dtype: DType, shape: number[]
   return new NdArray(dtype, shape, order === 'F' ? fortranToC(data, shape) : data)
 }
 
-function objectArray (dtype: DType, shape: number[], raw: PyValue, order: 'C' | 'F'): NdArray {
+function objectArray (dtype: DType, shape: number[], raw: PyValue): NdArray {
   const count = shape.reduce((a, b) => a * b, 1)
   if (dtype.kind !== 'O') throw new ServiceError('ERR_PICKLE_UNSUPPORTED', 'structured arrays holding objects are not supported')
   if (!Array.isArray(raw) || raw.length !== count) {
     throw new ServiceError('ERR_PICKLE_INVALID', `object array of ${count} items has ${Array.isArray(raw) ? raw.length : 'no'} list of items`)
   }
-  const data = raw.slice()
-  return new NdArray(dtype, shape, order === 'F' ? fortranToC(data, shape) : data)
+  // numpy writes and reads the item list in C order whatever the array's own order (_getlist_pkl).
+  return new NdArray(dtype, shape, raw.slice())
 }
 
 /** Decodes `count` records of `stride` bytes starting at `offset`, one field of `dtype` each. */

@@ -9,7 +9,7 @@ declare module 'lzma-native' {
 }
 
 declare module 'seek-bzip' {
-  interface InputStream { readByte: () => number, seek: (pos: number) => void, eof: () => boolean }
+  interface InputStream { readByte: () => number, read: (buffer: Uint8Array, offset: number, length: number) => number, seek: (pos: number) => void, eof: () => boolean }
   interface OutputStream { writeByte: (byte: number) => void }
   const Bunzip: { decode: (input: InputStream | Uint8Array, output: OutputStream, multistream?: boolean) => unknown }
   export default Bunzip

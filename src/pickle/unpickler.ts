@@ -19,10 +19,9 @@ export interface UnpicklerLimits {
   /** Most values on the stack, and most open MARKs. Defaults to 2^22. */
   readonly maxStack: number
   /**
-   * Budget of work units: one per opcode plus one per element an array, set or list
-   * construction touches. Defaults to 64 per input byte plus 2^20, far above what a
-   * real file needs (about 2 per byte) and far below what re-using one big memoized
-   * value many times would take.
+   * Budget of work units: one per opcode plus one per element a call or BUILD is given
+   * or makes. Defaults to 8 per input byte plus 2^20: real files need under 3 per byte,
+   * and re-using one big memoized value over and over runs out quickly.
    */
   readonly maxWork: number
   /** Most bytes of one integer (LONG, LONG4): no model needs more. Defaults to 65536. */
@@ -57,7 +56,7 @@ export function defaultLimits (inputLength: number): UnpicklerLimits {
   return {
     maxMemo: 2 ** 26,
     maxStack: 2 ** 22,
-    maxWork: 64 * inputLength + 2 ** 20,
+    maxWork: 8 * inputLength + 2 ** 20,
     maxIntBytes: 65536,
     maxNesting: 16
   }
@@ -348,6 +347,8 @@ class Unpickler {
       const name = callable instanceof PyGlobal ? `'${callable.qualifiedName}'` : 'a value that is not a class'
       throw new ServiceError('ERR_PICKLE_INVALID', `${how} calls ${name}, which cannot be called`)
     }
+    // Charged before the call, whose cost grows with what it is given (list(big_bytes)).
+    this.#charge(costOf(args))
     const result = callable.spec.kind === 'class' ? callable.spec.create(args, kwargs) : callable.spec.call(args)
     this.#charge(sizeOf(result))
     return result
@@ -367,6 +368,7 @@ class Unpickler {
     if (typeof target !== 'object' || target === null || typeof target.setState !== 'function') {
       throw new ServiceError('ERR_PICKLE_INVALID', 'BUILD on a value that takes no state')
     }
+    this.#charge(costOf([state]))
     target.setState(state)
     this.#charge(sizeOf(target))
     if (this.#afterBuild !== undefined) {
@@ -392,6 +394,16 @@ class Unpickler {
   }
 }
 
+/** Work units for handing `values` to a call: their sizes and their items' sizes, one level down. */
+function costOf (values: readonly PyValue[]): number {
+  let cost = 0
+  for (const v of values) {
+    cost += sizeOf(v)
+    if (v instanceof PyTuple) for (const item of v.items) cost += sizeOf(item)
+  }
+  return cost
+}
+
 /** Work units for building `value`: its element count. */
 function sizeOf (value: PyValue): number {
   if (value instanceof NdArray) return value.size
@@ -399,8 +411,8 @@ function sizeOf (value: PyValue): number {
   if (Array.isArray(value)) return value.length
   if (value instanceof PyTuple) return value.length
   if (value instanceof Set || value instanceof Map) return value.size
-  if (value instanceof Uint8Array) return value.length >> 3
-  if (value instanceof PyByteArray) return value.bytes.length >> 3
+  if (value instanceof Uint8Array) return value.length
+  if (value instanceof PyByteArray) return value.bytes.length
   return 1
 }
 

@@ -1,0 +1,64 @@
+import { expect } from 'chai'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { ServiceError } from '../../src/errors.js'
+import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
+import { PyObject, PyTuple } from '../../src/pickle/values.js'
+import { SHARED } from '../helpers/paths.js'
+
+const WILD = path.join(SHARED, 'wild')
+
+interface Scan { root_class: string, globals: string[], refused_names: string[], allowed: boolean }
+interface Expected { static_scan: Record<string, Scan> }
+
+function wildFiles (): Array<{ dir: string, file: string, scan: Scan }> {
+  if (!existsSync(WILD)) return []
+  const out: Array<{ dir: string, file: string, scan: Scan }> = []
+  for (const dir of readdirSync(WILD).sort()) {
+    const expectedPath = path.join(WILD, dir, 'expected.json')
+    if (!existsSync(expectedPath)) continue
+    const expected = JSON.parse(readFileSync(expectedPath, 'utf8')) as Expected
+    for (const [file, scan] of Object.entries(expected.static_scan)) out.push({ dir, file, scan })
+  }
+  return out
+}
+
+/** 'sklearn.x.Y' or 'tuple[...]' / 'dict' etc., as the static scan names a file's root. */
+function rootName (value: unknown): string {
+  if (value instanceof PyObject) return value.qualifiedName
+  if (value instanceof PyTuple) return 'tuple'
+  if (Array.isArray(value)) return 'list'
+  if (value instanceof Map) return 'dict'
+  return typeof value
+}
+
+describe('real model files from public repositories (../shared/wild)', () => {
+  const files = wildFiles()
+
+  it('finds the wild files beside the clone', () => {
+    expect(files.length).to.be.greaterThan(50)
+  })
+
+  for (const { dir, file, scan } of files) {
+    const full = path.join(WILD, dir, file)
+    if (scan.allowed) {
+      it(`decodes ${dir}/${file} to its ${scan.root_class}`, async () => {
+        const value = await readPickleFile(full)
+        expect(scan.root_class.startsWith(rootName(value))).to.equal(true, `${rootName(value)} vs ${scan.root_class}`)
+      })
+    } else {
+      it(`refuses ${dir}/${file}, naming a refused global`, async () => {
+        let caught: unknown
+        try {
+          await readPickleFile(full)
+        } catch (err) {
+          caught = err
+        }
+        expect(caught).to.be.instanceOf(ServiceError)
+        const err = caught as ServiceError
+        expect(err.code).to.equal('ERR_PICKLE_GLOBAL_NOT_ALLOWED')
+        expect(scan.refused_names.some(name => err.message.startsWith(`unsupported object '${name}' in ${full}`))).to.equal(true, err.message)
+      })
+    }
+  }
+})

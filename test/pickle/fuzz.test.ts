@@ -123,7 +123,7 @@ async function outcome (bytes: Uint8Array): Promise<{ value?: unknown, error?: u
 /** A JSON form of simple values, or undefined where pickleparser is known to differ. */
 function simple (v: unknown): unknown {
   if (v === null || typeof v === 'boolean') return v
-  if (typeof v === 'number') return Number.isInteger(v) && Math.abs(v) > 2 ** 31 ? undefined : v
+  if (typeof v === 'number') return !Number.isFinite(v) || Object.is(v, -0) || (Number.isInteger(v) && Math.abs(v) > 2 ** 31) ? undefined : v
   if (typeof v === 'string') return /[\\\ufffd]/.test(v) ? undefined : v
   const items = Array.isArray(v) ? v : v instanceof PyTuple ? v.items : undefined
   if (items !== undefined) {

@@ -1,0 +1,71 @@
+import { expect } from 'chai'
+import { ServiceError } from '../../src/errors.js'
+import { resolveGlobal } from '../../src/pickle/globals.js'
+import { unpickle } from '../../src/pickle/unpickler.js'
+
+/** A protocol-2 pickle calling module.name(arg) through GLOBAL + REDUCE. */
+function callPickle (module: string, name: string): Uint8Array {
+  return new Uint8Array(Buffer.concat([Buffer.from([0x80, 0x02]), Buffer.from(`c${module}\n${name}\n`), Buffer.from([0x58, 1, 0, 0, 0, 0x78, 0x85, 0x52, 0x2e])]))
+}
+
+describe('the allow-list of globals', () => {
+  const refused = [
+    'os.system', 'posix.system', 'subprocess.Popen', 'builtins.eval', 'builtins.exec', 'builtins.getattr',
+    'builtins.__import__', '__builtin__.eval', 'numpy.load', 'numpy.testing._private.utils.runstring',
+    'sklearn.utils.validation.check_array', '__main__.TextPreprocessor', 'xgboost.sklearn.XGBClassifier',
+    '_loss.CyHalfMultinomialLoss', 'numpy.random.bit_generator.SeedSequence', 'joblib.load', 'pickle.loads',
+    'copyreg._reconstructor_evil', 'scipy.sparse.save_npz', 'sklearn.Foo.__reduce__'
+  ]
+  for (const qualified of refused) {
+    it(`refuses ${qualified}, naming it, before anything is built`, () => {
+      const dot = qualified.lastIndexOf('.')
+      const [module, name] = [qualified.slice(0, dot), qualified.slice(dot + 1)]
+      let caught: unknown
+      try {
+        unpickle(callPickle(module, name))
+      } catch (err) {
+        caught = err
+      }
+      expect(caught).to.be.instanceOf(ServiceError)
+      expect((caught as ServiceError).code).to.equal('ERR_PICKLE_GLOBAL_NOT_ALLOWED')
+      expect((caught as ServiceError).message).to.equal(`unsupported object '${qualified}' (byte 2)`)
+    })
+  }
+
+  const allowed = [
+    'sklearn.feature_extraction.text.TfidfVectorizer', 'sklearn.linear_model._logistic.LogisticRegression',
+    'sklearn.tree._tree.Tree', 'sklearn.metrics._scorer._PassthroughScorer', 'numpy.core.multiarray._reconstruct',
+    'numpy._core.multiarray._reconstruct', 'numpy._core.numeric._frombuffer', 'numpy.dtype', 'numpy.float64',
+    'scipy.sparse._csr.csr_matrix', 'scipy.sparse.csr.csr_matrix', 'scipy.sparse._arrays.csr_array',
+    'joblib.numpy_pickle.NumpyArrayWrapper', 'builtins.set', '__builtin__.frozenset', 'copyreg._reconstructor',
+    'copy_reg._reconstructor', 'collections.OrderedDict', 'collections.defaultdict', '_codecs.encode'
+  ]
+  for (const qualified of allowed) {
+    it(`allows ${qualified}`, () => {
+      const dot = qualified.lastIndexOf('.')
+      const g = resolveGlobal(qualified.slice(0, dot), qualified.slice(dot + 1))
+      expect(g.name).to.equal(qualified.slice(dot + 1))
+    })
+  }
+
+  it('refuses old joblib (< 0.10) array wrappers with an explanation', () => {
+    let caught: unknown
+    try {
+      resolveGlobal('joblib.numpy_pickle', 'NDArrayWrapper')
+    } catch (err) {
+      caught = err
+    }
+    expect((caught as ServiceError).code).to.equal('ERR_PICKLE_UNSUPPORTED')
+    expect((caught as ServiceError).message).to.contain('joblib >= 0.10')
+  })
+
+  it('refuses to call an allowed value that is not callable (numpy.float64(...))', () => {
+    let caught: unknown
+    try {
+      unpickle(callPickle('numpy', 'float64'))
+    } catch (err) {
+      caught = err
+    }
+    expect((caught as ServiceError).code).to.equal('ERR_PICKLE_INVALID')
+  })
+})

@@ -1,0 +1,136 @@
+/**
+ * scikit-learn's `build_analyzer()` (feature_extraction/text.py, checked against 1.2-1.7):
+ * preprocess (lowercase, then strip accents), then word tokens with stop words removed
+ * and word n-grams, or character n-grams ('char', 'char_wb'). Features go to a callback
+ * instead of a list, so counting allocates nothing per feature beyond its string.
+ */
+import { ServiceError } from '../../errors.js'
+import { WORD, codePoints, pyLower, pySplit, squeezeWhiteSpace, stripAccentsAscii, stripAccentsUnicode } from './python-str.js'
+import { translatePythonPattern } from './python-regex.js'
+
+export interface AnalyzerOptions {
+  readonly analyzer: 'word' | 'char' | 'char_wb'
+  readonly lowercase: boolean
+  readonly stripAccents: 'ascii' | 'unicode' | null
+  readonly tokenPattern: string
+  readonly stopWords: ReadonlySet<string> | null
+  readonly ngramRange: readonly [number, number]
+}
+
+export type Analyzer = (text: string, emit: (feature: string) => void) => void
+
+export function buildPreprocessor (options: AnalyzerOptions): (text: string) => string {
+  const strip = options.stripAccents === 'unicode' ? stripAccentsUnicode : options.stripAccents === 'ascii' ? stripAccentsAscii : undefined
+  const lower = options.lowercase
+  return text => {
+    const lowered = lower ? pyLower(text) : text
+    return strip === undefined ? lowered : strip(lowered)
+  }
+}
+
+/** `token_pattern.findall` as a function; the default pattern gets a scanner instead of a regex. */
+export function buildTokenizer (tokenPattern: string): (text: string) => string[] {
+  const translated = translatePythonPattern(tokenPattern)
+  if (translated.groups > 1) {
+    throw new ServiceError('ERR_MODEL_UNSUPPORTED', `token_pattern ${JSON.stringify(tokenPattern)} has ${translated.groups} capturing groups; scikit-learn allows at most one`)
+  }
+  const minLength = translated.wordRunMinLength
+  if (minLength !== undefined) return text => wordRuns(text, minLength)
+  const { regex, groups } = translated
+  return text => {
+    const out: string[] = []
+    for (const m of text.matchAll(regex)) out.push(groups === 1 ? (m[1] ?? '') : m[0])
+    return out
+  }
+}
+
+/** Maximal runs of Python `\w` of at least `minLength` code points: what `\b\w\w+\b` finds. */
+function wordRuns (text: string, minLength: number): string[] {
+  const out: string[] = []
+  let start = -1
+  let length = 0
+  let i = 0
+  while (i <= text.length) {
+    const cp = i < text.length ? text.codePointAt(i)! : -1
+    const width = cp > 0xffff ? 2 : 1
+    if (cp >= 0 && WORD.has(cp)) {
+      if (start < 0) {
+        start = i
+        length = 0
+      }
+      length++
+    } else if (start >= 0) {
+      if (length >= minLength) out.push(text.slice(start, i))
+      start = -1
+    }
+    i += width
+  }
+  return out
+}
+
+export function buildAnalyzer (options: AnalyzerOptions): Analyzer {
+  const preprocess = buildPreprocessor(options)
+  const [minN, maxN] = options.ngramRange
+  if (!Number.isInteger(minN) || !Number.isInteger(maxN) || minN < 1 || maxN < minN) {
+    throw new ServiceError('ERR_MODEL_UNSUPPORTED', `ngram_range (${minN}, ${maxN}) is invalid`)
+  }
+  if (options.analyzer === 'char') return (text, emit) => charNgrams(squeezeWhiteSpace(preprocess(text)), minN, maxN, emit)
+  if (options.analyzer === 'char_wb') return (text, emit) => charWbNgrams(squeezeWhiteSpace(preprocess(text)), minN, maxN, emit)
+  const tokenize = buildTokenizer(options.tokenPattern)
+  const stopWords = options.stopWords
+  return (text, emit) => {
+    let tokens = tokenize(preprocess(text))
+    if (stopWords !== null) tokens = tokens.filter(t => !stopWords.has(t))
+    wordNgrams(tokens, minN, maxN, emit)
+  }
+}
+
+/** `_word_ngrams`: n-grams of the tokens left after stop words, so they span removed ones. */
+function wordNgrams (tokens: readonly string[], minN: number, maxN: number, emit: (f: string) => void): void {
+  if (maxN === 1) {
+    for (const t of tokens) emit(t)
+    return
+  }
+  let n0 = minN
+  if (minN === 1) {
+    for (const t of tokens) emit(t)
+    n0 = 2
+  }
+  const count = tokens.length
+  for (let n = n0; n <= Math.min(maxN, count); n++) {
+    for (let i = 0; i + n <= count; i++) {
+      let gram = tokens[i]!
+      for (let k = 1; k < n; k++) gram += ' ' + tokens[i + k]!
+      emit(gram)
+    }
+  }
+}
+
+/** `_char_ngrams`: every substring of n code points. */
+function charNgrams (text: string, minN: number, maxN: number, emit: (f: string) => void): void {
+  const chars = codePoints(text)
+  let n0 = minN
+  if (minN === 1) {
+    for (const c of chars) emit(c)
+    n0 = 2
+  }
+  for (let n = n0; n <= Math.min(maxN, chars.length); n++) {
+    for (let i = 0; i + n <= chars.length; i++) emit(chars.slice(i, i + n).join(''))
+  }
+}
+
+/** `_char_wb_ngrams`: n-grams inside each space-padded word; a word shorter than n gives itself once. */
+function charWbNgrams (text: string, minN: number, maxN: number, emit: (f: string) => void): void {
+  for (const word of pySplit(text)) {
+    const w = [' ', ...codePoints(word), ' ']
+    for (let n = minN; n <= maxN; n++) {
+      let offset = 0
+      emit(w.slice(offset, offset + n).join(''))
+      while (offset + n < w.length) {
+        offset++
+        emit(w.slice(offset, offset + n).join(''))
+      }
+      if (offset === 0) break
+    }
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Python's str methods that scikit-learn's preprocessing calls, reproduced exactly:
+ * `str.lower()` (full case mapping, Final_Sigma), `unicodedata.normalize('NFKD')` and
+ * `unicodedata.combining`, `str.split()` and `str.isspace()`, all at Python's Unicode
+ * version (14.0 for Python 3.11), where Node's ICU is newer: a code point Python does
+ * not know is left as it is, as Python leaves it.
+ */
+import { CodePointSet } from './code-point-set.js'
+import { COMBINING_RANGES, DIGIT_RANGES, SPACE_RANGES, UNASSIGNED_RANGES, WORD_RANGES } from './unicode-tables.js'
+
+export const WORD = new CodePointSet(WORD_RANGES)
+export const DIGIT = new CodePointSet(DIGIT_RANGES)
+export const SPACE = new CodePointSet(SPACE_RANGES)
+const COMBINING = new CodePointSet(COMBINING_RANGES)
+const UNASSIGNED = new CodePointSet(UNASSIGNED_RANGES)
+
+// eslint-disable-next-line no-control-regex
+const ASCII = /^[\x00-\x7f]*$/
+
+export function isAscii (text: string): boolean {
+  return ASCII.test(text)
+}
+
+/** Applies `convert` to the runs of code points Python knows, leaving the others untouched. */
+function mapKnown (text: string, convert: (run: string) => string): string {
+  let hasUnknown = false
+  for (const ch of text) {
+    if (UNASSIGNED.has(ch.codePointAt(0)!)) { hasUnknown = true; break }
+  }
+  if (!hasUnknown) return convert(text)
+  let out = ''
+  let run = ''
+  for (const ch of text) {
+    if (UNASSIGNED.has(ch.codePointAt(0)!)) {
+      out += convert(run) + ch
+      run = ''
+    } else {
+      run += ch
+    }
+  }
+  return out + convert(run)
+}
+
+/** Python's `str.lower()`; JavaScript's toLowerCase has the same full mappings and Final_Sigma rule. */
+export function pyLower (text: string): string {
+  if (isAscii(text)) return text.toLowerCase()
+  return mapKnown(text, run => run.toLowerCase())
+}
+
+/** `unicodedata.normalize('NFKD', text)`. */
+export function pyNfkd (text: string): string {
+  return mapKnown(text, run => run.normalize('NFKD'))
+}
+
+/** scikit-learn's `strip_accents_unicode`: NFKD, then drop every combining character. */
+export function stripAccentsUnicode (text: string): string {
+  if (isAscii(text)) return text
+  let out = ''
+  for (const ch of pyNfkd(text)) if (!COMBINING.has(ch.codePointAt(0)!)) out += ch
+  return out
+}
+
+/** scikit-learn's `strip_accents_ascii`: NFKD, then drop everything outside ASCII. */
+export function stripAccentsAscii (text: string): string {
+  if (isAscii(text)) return text
+  let out = ''
+  for (const ch of pyNfkd(text)) if (ch.charCodeAt(0) < 0x80) out += ch
+  return out
+}
+
+/** The code points of `text` (Python indexes str by code point, JavaScript by UTF-16 unit). */
+export function codePoints (text: string): string[] {
+  return Array.from(text)
+}
+
+/** Python's `str.split()` with no arguments: runs of white space separate, none at the ends. */
+export function pySplit (text: string): string[] {
+  const out: string[] = []
+  let word = ''
+  for (const ch of text) {
+    if (SPACE.has(ch.codePointAt(0)!)) {
+      if (word !== '') out.push(word)
+      word = ''
+    } else {
+      word += ch
+    }
+  }
+  if (word !== '') out.push(word)
+  return out
+}
+
+/** `re.sub(r"\s\s+", " ", text)`: scikit-learn's white-space squeeze before character n-grams. */
+export function squeezeWhiteSpace (text: string): string {
+  let out = ''
+  let run = ''
+  for (const ch of text) {
+    if (SPACE.has(ch.codePointAt(0)!)) {
+      run += ch
+      continue
+    }
+    // Every white-space code point is in the BMP, so length counts them.
+    if (run !== '') out += run.length === 1 ? run : ' '
+    run = ''
+    out += ch
+  }
+  if (run !== '') out += run.length === 1 ? run : ' '
+  return out
+}

@@ -64,3 +64,75 @@ export function argmax (x: ArrayLike<number>): number {
   for (let i = 1; i < x.length; i++) if (x[i]! > x[best]! || (Number.isNaN(x[i]!) && !Number.isNaN(x[best]!))) best = i
   return best
 }
+
+const F32 = new Float32Array(1)
+const U32 = new Uint32Array(F32.buffer)
+
+function bitsToFloat32 (bits: number): number {
+  U32[0] = bits
+  return F32[0]!
+}
+
+function float32Bits (x: number): number {
+  F32[0] = x
+  return U32[0]!
+}
+
+/**
+ * A float32 fused multiply-add, a * b + c rounded once. The product of two float32 is
+ * exact in a double; TwoSum recovers what the double sum dropped, which decides the
+ * rounding only when the double sum falls exactly halfway between two float32.
+ */
+export function fma32 (a: number, b: number, c: number): number {
+  const p = a * b
+  const s = p + c
+  const bb = s - p
+  const err = (p - (s - bb)) + (c - bb)
+  const r = Math.fround(s)
+  if (err === 0 || r === s) return r
+  const bits = float32Bits(r)
+  const away = bitsToFloat32(r > s === r > 0 ? bits - 1 : bits + 1)
+  if (Math.abs(s - r) !== Math.abs(s - away)) return r
+  return (err > 0) === (r > s) ? r : away
+}
+
+// numpy's float32 log coefficients (npy_simd_data.h), as float32.
+const LOG_P = [0, 9.999999999999998702752e-01, 2.112677543073053063722e+00, 1.480000633576506585156e+00, 3.808837741388407920751e-01, 2.589979117907922693523e-02].map(Math.fround)
+const LOG_Q = [1, 2.612677543073109236779e+00, 2.453006071784736363091e+00, 9.864942958519418960339e-01, 1.546476374983906719538e-01, 5.875095403124574342950e-03].map(Math.fround)
+const LOGE2F = Math.fround(Math.LN2)
+const SQRT1_2F = Math.fround(Math.SQRT1_2)
+
+/**
+ * `np.log` of a float32, as numpy's SIMD kernel computes it on AVX2/AVX512F machines
+ * (numpy 1.20+ `simd_log_FLOAT`, numpy 2 `npyv_log_FLOAT_kernel`): mantissa in
+ * [sqrt(1/2), sqrt(2)), a P5/Q5 rational approximation with FMAs, plus e * ln 2. It is
+ * up to 3.8 ulp from the true log, so Math.log rounded to float32 differs for about
+ * 3% of integers; sublinear_tf on a float32 vectorizer needs this to match.
+ */
+export function numpyLogFloat32 (x: number): number {
+  if (Number.isNaN(x)) return x
+  if (x < 0) return NaN
+  if (x === 0) return -Infinity
+  if (x === Infinity) return Infinity
+  let v = Math.fround(x)
+  let e = 0
+  if (v < 1.1754943508222875e-38) { // FLT_MIN: denormals are scaled by 2^100 first
+    v = Math.fround(v * 2 ** 100)
+    e = -100
+  }
+  const bits = float32Bits(v)
+  e += ((bits >>> 23) & 0xff) - 126
+  let m = bitsToFloat32((bits & 0x007fffff) | 0x3f000000)
+  if (m <= SQRT1_2F) {
+    m = m + m
+    e -= 1
+  }
+  const y = Math.fround(m - 1)
+  let num = fma32(LOG_P[5]!, y, LOG_P[4]!)
+  let den = fma32(LOG_Q[5]!, y, LOG_Q[4]!)
+  for (let k = 3; k >= 0; k--) {
+    num = fma32(num, y, LOG_P[k]!)
+    den = fma32(den, y, LOG_Q[k]!)
+  }
+  return fma32(e, LOGE2F, Math.fround(num / den))
+}

@@ -9,6 +9,7 @@
  *    `_idf_diag` sparse product, which leaves each row's entries in reverse order;
  * 3. `norm` l2 or l1 with a double accumulator, as sparsefuncs_fast does.
  */
+import { numpyLogFloat32 } from './math.js'
 import type { Analyzer } from './text/analyzer.js'
 import type { SparseRow } from './sparse-row.js'
 
@@ -86,7 +87,9 @@ const f32 = Math.fround
 export function applyTfidf (indices: Int32Array, values: Float64Array, tfidf: TfidfOptions, float32: boolean): SparseRow {
   const round = float32 ? f32 : (x: number) => x
   if (tfidf.sublinearTf) {
-    for (let k = 0; k < values.length; k++) values[k] = round(round(Math.log(values[k]!)) + 1)
+    // np.log on float32 data is numpy's own SIMD kernel, not a correctly rounded log.
+    const log = float32 ? numpyLogFloat32 : Math.log
+    for (let k = 0; k < values.length; k++) values[k] = round(log(values[k]!) + 1)
   }
   let outIndices = indices
   let outValues = values

@@ -30,8 +30,8 @@ export class AllowedGlobal extends PyGlobal {
 
 const VALUE: GlobalSpec = Object.freeze({ kind: 'value' })
 
-/** Python 2 names that Python 3's unpickler maps (fix_imports). */
-const PY2_MODULES: Readonly<Record<string, string>> = Object.freeze({ __builtin__: 'builtins', copy_reg: 'copyreg' })
+/** Python 2 names that Python 3's unpickler maps (fix_imports). A Map: module names come from the file. */
+const PY2_MODULES: ReadonlyMap<string, string> = new Map([['__builtin__', 'builtins'], ['copy_reg', 'copyreg']])
 
 const NUMPY_CORE = ['numpy.core', 'numpy._core']
 
@@ -245,7 +245,7 @@ function lookup (module: string, name: string): GlobalSpec | undefined {
  * @throws ServiceError ERR_PICKLE_GLOBAL_NOT_ALLOWED naming the global when it is not allowed.
  */
 export function resolveGlobal (module: string, name: string): AllowedGlobal {
-  const mod = PY2_MODULES[module] ?? module
+  const mod = PY2_MODULES.get(module) ?? module
   const spec = lookup(mod, name)
   if (spec === undefined) throw new ServiceError('ERR_PICKLE_GLOBAL_NOT_ALLOWED', `unsupported object '${module}.${name}'`)
   return new AllowedGlobal(mod, name, spec)

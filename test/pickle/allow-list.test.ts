@@ -14,7 +14,9 @@ describe('the allow-list of globals', () => {
     'builtins.__import__', '__builtin__.eval', 'numpy.load', 'numpy.testing._private.utils.runstring',
     'sklearn.utils.validation.check_array', '__main__.TextPreprocessor', 'xgboost.sklearn.XGBClassifier',
     '_loss.CyHalfMultinomialLoss', 'numpy.random.bit_generator.SeedSequence', 'joblib.load', 'pickle.loads',
-    'copyreg._reconstructor_evil', 'scipy.sparse.save_npz', 'sklearn.Foo.__reduce__'
+    'copyreg._reconstructor_evil', 'scipy.sparse.save_npz', 'sklearn.Foo.__reduce__',
+    // Names of Object.prototype members must not resolve through a plain-object table.
+    'constructor.p3', '__proto__.x', 'toString.valueOf', 'builtins.constructor', 'builtins.__proto__', 'hasOwnProperty.call'
   ]
   for (const qualified of refused) {
     it(`refuses ${qualified}, naming it, before anything is built`, () => {

@@ -8,6 +8,7 @@
  * - `.` excludes only '\n' (all with `(?s)`); `$` also matches before a final '\n';
  *   `(?m)` anchors at '\n' only; `\A \Z`, `{,n}`, a `{` that is no quantifier,
  *   `(?P<name>...)`, `(?P=name)`, `(?#...)` and `(?x)` verbose mode follow Python.
+ * - `(?i)` follows sre's own case folding (see sre-ignore-case.ts), not JavaScript's /i.
  *
  * What has no faithful translation is refused with ERR_PATTERN_UNSUPPORTED naming the
  * construct: conditionals, atomic groups, possessive quantifiers, scoped flags, `(?L)`,
@@ -15,10 +16,12 @@
  * differs from any JavaScript loop).
  */
 import { ServiceError } from '../../errors.js'
+import { DIGIT, SPACE, WORD } from './python-str.js'
+import { hasCased, ignoreCaseRanges, isCased, type ClassItems } from './sre-ignore-case.js'
 import { DIGIT_RANGES, SPACE_RANGES, WORD_RANGES } from './unicode-tables.js'
 
 export interface TranslatedPattern {
-  /** The JavaScript regular expression (flags 'gv', plus 'i' for `(?i)`). */
+  /** The JavaScript regular expression (flags 'gv'). */
   readonly regex: RegExp
   /** Capturing groups: findall returns group 1 when there is exactly one. */
   readonly groups: number
@@ -48,9 +51,6 @@ function rangesSource (ranges: readonly number[]): string {
   }
   return out
 }
-
-/** JavaScript syntax characters, which need a backslash outside a class. */
-const SYNTAX = new Set('^$\\.*+?()[]{}|/'.split(''))
 
 class Translator {
   readonly #src: string[]
@@ -155,7 +155,7 @@ class Translator {
       case '\\': return this.#escape()
       case '*': case '+': case '?': return this.#fail(`nothing to repeat at ${this.#pos - 1}`)
       case '{': return { src: '\\{', quantifiable: true }
-      default: return { src: SYNTAX.has(c) ? '\\' + c : c, quantifiable: true }
+      default: return { src: this.#literal(c.codePointAt(0)!), quantifiable: true }
     }
   }
 
@@ -187,7 +187,7 @@ class Translator {
           this.groups++
           return `(?<${name}>${this.#groupBody()})`
         }
-        if (d === '=') return `\\k<${name}>`
+        if (d === '=') return this.#flags.ignoreCase ? this.#fail('a group reference under (?i)') : `\\k<${name}>`
         return this.#fail('(?P without < or =')
       }
       case '(': return this.#fail('a conditional group (?(...)')
@@ -246,16 +246,17 @@ class Translator {
         this.#pos += 2
         const cp = parseInt(c + n1 + n2, 8)
         if (cp > 0o377) this.#fail(`the octal escape \\${c}${n1}${n2}`)
-        return { src: hex(cp), quantifiable: true }
+        return { src: this.#literal(cp), quantifiable: true }
       }
       let digits = c
       if (/[0-9]/.test(n1)) {
         digits += n1
         this.#pos++
       }
+      if (this.#flags.ignoreCase) this.#fail('a group reference under (?i)')
       return { src: `\\${digits}`, quantifiable: true }
     }
-    return { src: hex(this.#literalEscape(c)), quantifiable: true }
+    return { src: this.#literal(this.#literalEscape(c)), quantifiable: true }
   }
 
   /** The code point of a literal escape (\n, \x41, \u00e9, \012, \.), shared by classes. */
@@ -284,12 +285,22 @@ class Translator {
   }
 
   #class (): string {
+    const items = this.#classItems()
+    if (this.#flags.ignoreCase && hasCased(items)) return `[${rangesSource(ignoreCaseRanges(items))}]`
+    let out = rangesSource(items.ranges)
+    for (const src of items.escapeSources) out += src
+    return items.negated ? `[^${out}]` : `[${out}]`
+  }
+
+  #classItems (): ClassItems & { escapeSources: string[] } {
     let negated = false
     if (this.#peek() === '^') {
       negated = true
       this.#pos++
     }
-    let out = ''
+    const ranges: number[] = []
+    const escapes: Array<(cp: number) => boolean> = []
+    const escapeSources: string[] = []
     let first = true
     for (;;) {
       const c = this.#src[this.#pos++]
@@ -302,7 +313,8 @@ class Translator {
         if (e === undefined) return this.#fail('a trailing backslash')
         const cls = this.#classEscape(e)
         if (cls !== undefined) {
-          out += cls
+          escapeSources.push(cls)
+          escapes.push(this.#classPredicate(e))
           continue
         }
         low = e === 'b' ? 8 : this.#literalEscape(e)
@@ -321,12 +333,34 @@ class Translator {
           high = h.codePointAt(0)!
         }
         if (high < low) return this.#fail('a bad character range')
-        out += `${hex(low)}-${hex(high)}`
+        ranges.push(low, high)
       } else {
-        out += hex(low)
+        ranges.push(low, low)
       }
     }
-    return negated ? `[^${out}]` : `[${out}]`
+    return { ranges, escapes, escapeSources, negated }
+  }
+
+  /** What a class escape matches, as a predicate (for IGNORECASE classes). */
+  #classPredicate (c: string): (cp: number) => boolean {
+    const ascii = this.#flags.ascii
+    const word = (cp: number): boolean => ascii ? (cp < 128 && WORD.has(cp)) : WORD.has(cp)
+    const digit = (cp: number): boolean => ascii ? (cp >= 0x30 && cp <= 0x39) : DIGIT.has(cp)
+    const space = (cp: number): boolean => ascii ? (cp === 0x20 || (cp >= 9 && cp <= 13)) : SPACE.has(cp)
+    switch (c) {
+      case 'w': return word
+      case 'W': return cp => !word(cp)
+      case 'd': return digit
+      case 'D': return cp => !digit(cp)
+      case 's': return space
+      default: return cp => !space(cp)
+    }
+  }
+
+  /** A literal outside a class; under IGNORECASE a cased one matches what sre's LITERAL_UNI_IGNORE does. */
+  #literal (cp: number): string {
+    if (this.#flags.ignoreCase && isCased(cp)) return `[${rangesSource(ignoreCaseRanges({ ranges: [cp, cp], escapes: [], negated: false }))}]`
+    return hex(cp)
   }
 }
 
@@ -363,7 +397,8 @@ export function translatePythonPattern (pattern: string): TranslatedPattern {
   const source = translator.translate()
   let regex: RegExp
   try {
-    regex = new RegExp(source, flags.ignoreCase ? 'giv' : 'gv')
+    // No 'i' flag: case-insensitive literals and classes are already spelled out as sre matches them.
+    regex = new RegExp(source, 'gv')
   } catch (err) {
     return unsupported(`the translation failed (${(err as Error).message.slice(0, 80)})`, pattern)
   }

@@ -10,6 +10,9 @@ import re
 import sys
 import unicodedata
 
+import _sre
+import re._casefix
+
 import sklearn
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
@@ -59,6 +62,19 @@ def main():
         f.write(fmt("SPACE_RANGES", space, "Code points `\\s` matches in a Python str pattern."))
         f.write(fmt("COMBINING_RANGES", combining, "Code points with unicodedata.combining(c) != 0."))
         f.write(fmt("UNASSIGNED_RANGES", unassigned, "Code points unassigned (Cn) in Python's Unicode: str.lower() and NFKD leave them alone."))
+        lower = [(cp, _sre.unicode_tolower(cp)) for cp in range(0x110000) if _sre.unicode_tolower(cp) != cp]
+        # _sre has no unicode_toupper; beyond the BMP, where sre uses it, str.upper() is one character.
+        upper = [(cp, ord(chr(cp).upper())) for cp in range(0x10000, 0x110000) if len(chr(cp).upper()) == 1 and chr(cp).upper() != chr(cp)]
+        cased = ranges(lambda cp: _sre.unicode_iscased(cp))
+        f.write("/** `_sre.unicode_tolower`: the simple lowercase mapping (IGNORECASE), as flat [from, to] pairs. */\n")
+        f.write("export const SRE_LOWER: readonly number[] = [" + ",".join(f"0x{a:x},0x{b:x}" for a, b in lower) + "]\n")
+        f.write(fmt("SRE_CASED_RANGES", cased, "Code points `_sre.unicode_iscased` accepts."))
+        f.write("/** sre's uppercase mapping beyond the BMP (RANGE_UNI_IGNORE), as flat [from, to] pairs. */\n")
+        f.write("export const SRE_UPPER: readonly number[] = [" + ",".join(f"0x{a:x},0x{b:x}" for a, b in upper) + "]\n")
+        extra = sorted(re._casefix._EXTRA_CASES.items())
+        f.write("/** `re._casefix._EXTRA_CASES`: lowercase letters that share an uppercase, e.g. i and dotless i. */\n")
+        f.write("export const SRE_EXTRA_CASES: ReadonlyArray<readonly [number, readonly number[]]> = [" +
+                ", ".join(f"[0x{k:x}, [{', '.join(f'0x{v:x}' for v in vs)}]]" for k, vs in extra) + "]\n")
         words = sorted(ENGLISH_STOP_WORDS)
         f.write("\n/** scikit-learn's ENGLISH_STOP_WORDS, which a pickle names only as 'english'. */\n")
         f.write("export const ENGLISH_STOP_WORDS: readonly string[] = [\n")

@@ -241,9 +241,11 @@ export function buildVectorizer (stages: readonly PyValue[]): TextVectorizer {
   if (tfidf?.idf !== null && tfidf?.idf !== undefined && tfidf.idf.length !== vocab.size) {
     shapeError(`the vectorizer has ${vocab.size} features but its idf has ${tfidf.idf.length}`)
   }
+  const analyzer = analyzerOptions(obj)
   return new TextVectorizer({
     kind,
-    analyze: buildAnalyzer(analyzerOptions(obj)),
+    analyze: buildAnalyzer(analyzer),
+    analyzerOptions: analyzer,
     vocabulary: vocab,
     nFeatures: vocab.size,
     binary: bool(obj, 'binary', false),

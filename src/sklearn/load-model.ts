@@ -123,8 +123,13 @@ export async function loadModel (paths: ModelPaths, options: ReadPickleOptions =
 }
 
 function vectorizerParams (v: TextVectorizer): Record<string, unknown> {
-  const { tfidf, binary, float32 } = v.options
+  const { tfidf, binary, float32, analyzerOptions: a } = v.options
   return {
+    analyzer: a.analyzer,
+    ngram_range: a.ngramRange,
+    lowercase: a.lowercase,
+    strip_accents: a.stripAccents,
+    ...(a.analyzer === 'word' ? { token_pattern: a.tokenPattern, stop_words: a.stopWords === null ? null : a.stopWords.size } : {}),
     binary,
     dtype: float32 ? 'float32' : 'float64',
     ...(tfidf === null ? {} : { norm: tfidf.norm, use_idf: tfidf.idf !== null, sublinear_tf: tfidf.sublinearTf })

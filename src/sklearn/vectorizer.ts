@@ -10,7 +10,7 @@
  * 3. `norm` l2 or l1 with a double accumulator, as sparsefuncs_fast does.
  */
 import { numpyLogFloat32 } from './math.js'
-import type { Analyzer } from './text/analyzer.js'
+import type { Analyzer, AnalyzerOptions } from './text/analyzer.js'
 import type { SparseRow } from './sparse-row.js'
 
 export interface TfidfOptions {
@@ -26,6 +26,8 @@ export interface VectorizerOptions {
   /** e.g. 'TfidfVectorizer', or 'CountVectorizer + TfidfTransformer' for a pipeline. */
   readonly kind: string
   readonly analyze: Analyzer
+  /** The options `analyze` was built from, for `inspect`. */
+  readonly analyzerOptions: AnalyzerOptions
   readonly vocabulary: ReadonlyMap<string, number>
   readonly nFeatures: number
   readonly binary: boolean

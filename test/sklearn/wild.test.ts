@@ -1,0 +1,74 @@
+import { expect } from 'chai'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import { ServiceError } from '../../src/errors.js'
+import { loadModel } from '../../src/sklearn/load-model.js'
+import { SHARED } from '../helpers/paths.js'
+import { expectClose } from '../helpers/close.js'
+
+const WILD = path.join(SHARED, 'wild')
+
+interface Expected {
+  files: Record<string, string>
+  reference: boolean | null
+  status: string
+  estimator?: string
+  texts?: string[]
+  classes?: unknown[]
+  predict?: unknown[]
+  predict_proba?: number[][] | null
+  decision_function?: Array<number[] | number> | null
+}
+
+/** Python's str() of a JSON label. */
+const pyLabel = (v: unknown): string => typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)
+
+/** Estimators this project serves; a reference for anything else must fail at load. */
+const IN_SCOPE = /\.(LogisticRegression|LinearSVC|SGDClassifier|RidgeClassifier|Perceptron|PassiveAggressiveClassifier|MultinomialNB|ComplementNB|BernoulliNB)$/
+
+describe('parity on real model files from public repositories (../shared/wild)', () => {
+  const dirs = existsSync(WILD) ? readdirSync(WILD).filter(d => existsSync(path.join(WILD, d, 'expected.json'))).sort() : []
+
+  it('finds the wild pairs beside the clone', () => {
+    expect(dirs.length).to.be.greaterThan(30)
+  })
+
+  for (const dir of dirs) {
+    const expected = JSON.parse(readFileSync(path.join(WILD, dir, 'expected.json'), 'utf8')) as Expected
+    const files = expected.files
+    const model = path.join(WILD, dir, files.model ?? files.pipeline ?? files.bundle ?? '')
+    const vectorizers = [files.vectorizer, files.transformer].filter((f): f is string => f !== undefined).map(f => path.join(WILD, dir, f))
+    const vectorizerIsHashing = JSON.stringify(expected).includes('HashingVectorizer')
+    const inScope = expected.reference === true && IN_SCOPE.test(expected.estimator ?? '') && !vectorizerIsHashing
+    if (inScope) {
+      it(`${dir}: same labels, probabilities and decisions as scikit-learn (${expected.estimator ?? ''})`, async () => {
+        const { predictor } = await loadModel({ model, vectorizers })
+        expect(predictor.classes).to.deep.equal(expected.classes!.map(pyLabel))
+        expected.texts!.forEach((text, i) => {
+          const p = predictor.predict(text)
+          const where = `text ${i} ${JSON.stringify(text.slice(0, 40))}`
+          expect(p.label, where).to.equal(pyLabel(expected.predict![i]))
+          if (expected.predict_proba != null) expectClose(p.proba!, expected.predict_proba[i]!, 1e-9, where)
+          if (expected.decision_function != null) {
+            const d = expected.decision_function[i]!
+            expectClose(p.decision!, Array.isArray(d) ? d : [d], 1e-9, where)
+          }
+        })
+      })
+    } else {
+      it(`${dir}: fails at load with an error naming what is unsupported (${expected.status})`, async () => {
+        let caught: unknown
+        try {
+          await loadModel({ model, vectorizers })
+        } catch (err) {
+          caught = err
+        }
+        expect(caught).to.be.instanceOf(ServiceError)
+        const err = caught as ServiceError
+        expect(err.code).to.be.oneOf(['ERR_PICKLE_GLOBAL_NOT_ALLOWED', 'ERR_MODEL_UNSUPPORTED', 'ERR_MODEL_SHAPE'])
+        expect(err.message).to.match(/unsupported object '|is not a supported|is not supported|features but the classifier expects/)
+        expect(err.file).to.be.a('string')
+      })
+    }
+  }
+})

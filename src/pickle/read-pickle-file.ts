@@ -36,7 +36,9 @@ export async function readPickleFile (path: string, options: ReadPickleOptions =
     bytes = await readFile(path)
   } catch (err) {
     if (err instanceof ServiceError) throw err
-    throw new ServiceError('ERR_MODEL_READ', `cannot read: ${(err as Error).message}`, { file: path, cause: err })
+    const code = (err as { code?: string }).code
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (err as Error).message
+    throw new ServiceError('ERR_MODEL_READ', `cannot read the file: ${reason}`, { file: path, cause: err })
   }
   try {
     return await decodePickleBytes(bytes, options)

@@ -1,0 +1,99 @@
+import { expect } from 'chai'
+import { execFile, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { FIXTURES, ROOT } from './helpers/paths.js'
+import { expectClose } from './helpers/close.js'
+
+const CLI = path.join(ROOT, 'dist', 'src', 'cli.js')
+const run = promisify(execFile)
+
+/** Runs the CLI with `input` on stdin; resolves with stdout, stderr and the exit code. */
+async function cli (args: string[], input = ''): Promise<{ stdout: string, stderr: string, code: number }> {
+  return await new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+    child.on('error', reject)
+    child.on('close', code => resolve({ stdout, stderr, code: code ?? -1 }))
+    child.stdin.end(input)
+  })
+}
+
+const CASE = path.join(FIXTURES, 'sklearn', 'logreg-binary')
+const expected = JSON.parse(readFileSync(path.join(CASE, 'expected.json'), 'utf8')) as { classes: string[], predict: string[], predict_proba: number[][], decision_function: number[][] }
+const texts = (JSON.parse(readFileSync(path.join(FIXTURES, 'sklearn', 'texts.json'), 'utf8')) as { texts: string[] }).texts
+const MODEL_ARGS = ['--model', path.join(CASE, 'final_best_model.pkl'), '--vectorizer', path.join(CASE, 'tfidf_vectorizer.pkl')]
+
+describe('the tfidf-serve command', function () {
+  this.timeout(60000)
+
+  context('predict', () => {
+    it('reads jsonl from stdin and answers what scikit-learn answers, line for line', async () => {
+      const input = texts.map(text => JSON.stringify({ text })).join('\n') + '\n'
+      const { stdout, code } = await cli(['predict', '--format', 'jsonl', ...MODEL_ARGS], input)
+      expect(code).to.equal(0)
+      const lines = stdout.trimEnd().split('\n').map(l => JSON.parse(l) as { label: string, confidence: number, proba: number[], decision: number[] })
+      expect(lines.length).to.equal(texts.length)
+      lines.forEach((line, i) => {
+        expect(line.label).to.equal(expected.predict[i])
+        expectClose(line.proba, expected.predict_proba[i]!, 1e-9, `line ${i}`)
+        expectClose(line.decision, expected.decision_function[i]!, 1e-9, `line ${i}`)
+        expect(line.confidence).to.equal(Math.max(...line.proba))
+      })
+    })
+
+    it('reads one text per line from a file, with the default model when no flags are given', async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'tfidf-cli-'))
+      const file = path.join(dir, 'texts.txt')
+      writeFileSync(file, 'a wonderful, moving film\r\ndull and lifeless\n')
+      const { stdout, code } = await cli(['predict', file])
+      expect(code).to.equal(0)
+      const labels = stdout.trimEnd().split('\n').map(l => (JSON.parse(l) as { label: string }).label)
+      expect(labels).to.deep.equal(['positive', 'negative'])
+    })
+
+    it('leaves out proba for a model without predict_proba', async () => {
+      const svc = path.join(FIXTURES, 'sklearn', 'linearsvc-bigrams-stop')
+      const { stdout } = await cli(['predict', '--model', path.join(svc, 'final_best_model.pkl'), '--vectorizer', path.join(svc, 'tfidf_vectorizer.pkl')], 'a plain sentence\n')
+      const line = JSON.parse(stdout) as Record<string, unknown>
+      expect(Object.keys(line)).to.deep.equal(['label', 'confidence', 'decision'])
+      expect(line.decision).to.have.length(1)
+    })
+
+    it('fails with one line on stderr and exit 1 for a missing model', async () => {
+      const { stdout, stderr, code } = await cli(['predict', '--model', '/no/such/model.pkl'], 'x\n')
+      expect([code, stdout]).to.deep.equal([1, ''])
+      expect(stderr).to.equal('tfidf-serve: cannot read the file: no such file in /no/such/model.pkl\n')
+    })
+
+    it('fails with exit 2 for a bad option or a bad jsonl line', async () => {
+      expect((await cli(['predict', '--format', 'csv'])).code).to.equal(2)
+      expect((await cli(['predict', '--bogus'])).code).to.equal(2)
+      const bad = await cli(['predict', '--format', 'jsonl'], '{"text": "ok"}\nnot json\n')
+      expect(bad.code).to.equal(2)
+      expect(bad.stderr).to.contain('line 2 is not JSON')
+    })
+  })
+
+  it('inspect describes the default model', async () => {
+    const { stdout } = await run(process.execPath, [CLI, 'inspect'])
+    const info = JSON.parse(stdout) as Record<string, unknown>
+    expect(info).to.include({ classifier: 'LogisticRegression', vectorizer: 'TfidfVectorizer', n_features: 29238, confidence: 'predict_proba' })
+    expect(info.classes).to.deep.equal(['negative', 'positive'])
+    expect(Object.values(info.sklearn_versions as Record<string, string>)).to.deep.equal(['1.2.1', '1.2.1'])
+  })
+
+  it('prints help for each command', async () => {
+    for (const command of ['predict', 'inspect', 'serve']) {
+      const { stdout, code } = await cli([command, '--help'])
+      expect(code).to.equal(0)
+      expect(stdout).to.match(new RegExp(`^Usage: tfidf-serve ${command}`))
+    }
+    expect((await cli(['--help'])).stdout).to.contain('Commands:')
+  })
+})

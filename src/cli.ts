@@ -87,13 +87,20 @@ async function predict (argv: string[]): Promise<void> {
   const lines = createInterface({ input, crlfDelay: Infinity })
   const out = process.stdout
   let lineNo = 0
+  let pending = ''
   for await (const line of lines) {
     lineNo++
     const text = values.format === 'lines' ? line : textOfJsonLine(line, lineNo)
     if (text === undefined) continue
-    // Respect back-pressure so memory stays flat however long the input is.
-    if (!out.write(formatPrediction(predictor.predict(text)) + '\n')) await once(out, 'drain')
+    pending += formatPrediction(predictor.predict(text)) + '\n'
+    // One write per 64 KiB rather than per line; waiting on back-pressure keeps memory flat.
+    if (pending.length >= 65536) {
+      const flushed = out.write(pending)
+      pending = ''
+      if (!flushed) await once(out, 'drain')
+    }
   }
+  if (pending !== '') out.write(pending)
 }
 
 function textOfJsonLine (line: string, lineNo: number): string | undefined {

@@ -1,0 +1,106 @@
+/**
+ * Environment to a frozen, typed Config, once at boot (SPEC.md configuration plus
+ * DECISIONS.md 12-26). One ajv schema carries the defaults and coerces the strings;
+ * every problem is reported at once, in one line, as ERR_CONFIG_INVALID.
+ */
+import { Ajv } from 'ajv'
+import { availableParallelism } from 'node:os'
+import path from 'node:path'
+import { ServiceError } from './errors.js'
+import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
+
+export interface Config {
+  readonly port: number
+  readonly host: string
+  /** Absolute path of the model (classifier, Pipeline or bundle). */
+  readonly modelPath: string
+  /** Absolute paths of the vectorizer file(s); unused when the model holds its vectorizer. */
+  readonly vectorizerPaths: readonly string[]
+  readonly maxBatchSize: number
+  readonly maxTextLength: number
+  readonly enableMetrics: boolean
+  readonly workers: number
+  readonly predictionTimeoutMs: number
+  readonly requestTimeoutMs: number
+  readonly maxConcurrentRequests: number
+  readonly maxQueue: number
+  readonly cacheSize: number
+  /** LABEL_NAMES, in the order of the model's classes, or null. */
+  readonly labelNames: readonly string[] | null
+  readonly logLevel: LogLevel
+}
+
+const int = (minimum: number, maximum: number, fallback?: number): Record<string, unknown> =>
+  ({ type: 'integer', minimum, maximum, ...(fallback === undefined ? {} : { default: fallback }) })
+
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    PORT: int(0, 65535, 8000),
+    HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
+    MODEL_PATH: { type: 'string', minLength: 1 },
+    VECTORIZER_PATH: { type: 'string', minLength: 1 },
+    MAX_BATCH_SIZE: int(1, 10000, 50),
+    MAX_TEXT_LENGTH: int(1, 1_000_000, 10000),
+    ENABLE_METRICS: { type: 'boolean', default: true },
+    WORKERS: int(1, 1024),
+    PREDICTION_TIMEOUT_MS: int(1, 3_600_000, 10000),
+    REQUEST_TIMEOUT_MS: int(1, 3_600_000, 30000),
+    MAX_CONCURRENT_REQUESTS: int(1, 1_000_000, 50),
+    MAX_QUEUE: int(0, 10_000_000, 200),
+    CACHE_SIZE: int(0, 100_000_000, 10000),
+    LABEL_NAMES: { type: 'string', minLength: 1 },
+    LOG_LEVEL: { enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' }
+  }
+} as const
+
+const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false })
+const validate = ajv.compile(SCHEMA)
+
+/**
+ * Parses the environment. Relative MODEL_PATH / VECTORIZER_PATH resolve against `cwd`;
+ * VECTORIZER_PATH may list several files separated by the platform's path delimiter.
+ * @throws ServiceError ERR_CONFIG_INVALID naming each bad variable and why.
+ */
+export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()): Readonly<Config> {
+  const raw: Record<string, unknown> = {}
+  for (const key of Object.keys(SCHEMA.properties)) {
+    // An empty variable counts as unset, as shells and compose files often leave them.
+    if (env[key] !== undefined && env[key] !== '') raw[key] = env[key]
+  }
+  const original = { ...raw }
+  if (!validate(raw)) {
+    const problems = (validate.errors ?? []).map(e => {
+      const name = e.instancePath.slice(1)
+      return `${name} ${e.message ?? 'is invalid'} (got ${JSON.stringify(original[name])})`
+    })
+    throw new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: ${problems.join('; ')}`)
+  }
+  const v = raw as Record<string, unknown>
+  const labelNames = typeof v.LABEL_NAMES === 'string' ? v.LABEL_NAMES.split(',').map(s => s.trim()) : null
+  if (labelNames?.some(n => n === '') === true) {
+    throw new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: LABEL_NAMES has an empty name (got ${JSON.stringify(v.LABEL_NAMES)})`)
+  }
+  const config: Config = {
+    port: v.PORT as number,
+    host: v.HOST as string,
+    modelPath: typeof v.MODEL_PATH === 'string' ? path.resolve(cwd, v.MODEL_PATH) : DEFAULT_MODEL_PATH,
+    vectorizerPaths: typeof v.VECTORIZER_PATH === 'string'
+      ? v.VECTORIZER_PATH.split(path.delimiter).filter(p => p !== '').map(p => path.resolve(cwd, p))
+      : (typeof v.MODEL_PATH === 'string' ? [] : [DEFAULT_VECTORIZER_PATH]),
+    maxBatchSize: v.MAX_BATCH_SIZE as number,
+    maxTextLength: v.MAX_TEXT_LENGTH as number,
+    enableMetrics: v.ENABLE_METRICS as boolean,
+    workers: (v.WORKERS as number | undefined) ?? availableParallelism(),
+    predictionTimeoutMs: v.PREDICTION_TIMEOUT_MS as number,
+    requestTimeoutMs: v.REQUEST_TIMEOUT_MS as number,
+    maxConcurrentRequests: v.MAX_CONCURRENT_REQUESTS as number,
+    maxQueue: v.MAX_QUEUE as number,
+    cacheSize: v.CACHE_SIZE as number,
+    labelNames: labelNames === null ? null : Object.freeze(labelNames),
+    logLevel: v.LOG_LEVEL as LogLevel
+  }
+  return Object.freeze({ ...config, vectorizerPaths: Object.freeze([...config.vectorizerPaths]) })
+}

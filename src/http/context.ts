@@ -1,0 +1,18 @@
+import type { Config } from '../config.js'
+import type { Logger } from '../logger.js'
+import type { ClassifierPool } from '../pool/classifier-pool.js'
+import type { ResultCache } from './result-cache.js'
+import type { ServiceMetrics } from './service-metrics.js'
+
+/** What the routes share, built once by createApp. */
+export interface AppContext {
+  readonly config: Readonly<Config>
+  readonly pool: ClassifierPool
+  readonly logger: Logger
+  readonly cache: ResultCache
+  readonly metrics: ServiceMetrics
+  /** The labels the API shows, in class order. */
+  readonly labels: readonly string[]
+}
+
+export const API_VERSION = '1.0.0'

@@ -1,0 +1,108 @@
+/**
+ * Request bodies checked by JSON Schemas compiled once with ajv (no coercion, all errors),
+ * and ajv's errors mapped to FastAPI's 422 body: `{"detail": [{loc, msg, type}]}` with
+ * `loc` starting at "body", array indices as numbers, and pydantic 2's types and messages.
+ */
+import { Ajv, type ErrorObject } from 'ajv'
+import { ServiceError } from '../errors.js'
+
+export interface ValidationIssue {
+  readonly loc: ReadonlyArray<string | number>
+  readonly msg: string
+  readonly type: string
+}
+
+export class ValidationError extends ServiceError {
+  readonly issues: readonly ValidationIssue[]
+  constructor (issues: readonly ValidationIssue[]) {
+    super('ERR_VALIDATION')
+    this.issues = issues
+  }
+}
+
+export interface Limits {
+  readonly maxBatchSize: number
+  readonly maxTextLength: number
+}
+
+export type PredictBody = { readonly form: 'single', readonly text: string } | { readonly form: 'batch', readonly texts: readonly string[], readonly batchSize: number }
+
+export const DEFAULT_BATCH_SIZE = 10
+
+function schemas (limits: Limits): { single: object, batch: object } {
+  // maxLength counts code points in ajv, as Python's len() does (DECISIONS.md 3).
+  const text = { type: 'string', minLength: 1, maxLength: limits.maxTextLength, wellFormed: true }
+  return {
+    single: { type: 'object', required: ['text'], additionalProperties: false, properties: { text } },
+    batch: {
+      type: 'object',
+      required: ['texts'],
+      additionalProperties: false,
+      properties: {
+        texts: { type: 'array', minItems: 1, maxItems: limits.maxBatchSize, items: text },
+        batch_size: { type: 'integer', minimum: 1, maximum: limits.maxBatchSize }
+      }
+    }
+  }
+}
+
+const TYPE_ERRORS: Readonly<Record<string, readonly [string, string]>> = Object.freeze({
+  string: ['string_type', 'Input should be a valid string'],
+  array: ['list_type', 'Input should be a valid list'],
+  integer: ['int_type', 'Input should be a valid integer'],
+  object: ['model_attributes_type', 'Input should be a valid dictionary or object to extract fields from']
+})
+
+function toIssue (e: ErrorObject): ValidationIssue {
+  const loc: Array<string | number> = ['body', ...e.instancePath.split('/').slice(1).map(s => /^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~'))]
+  const p = e.params as Record<string, unknown>
+  switch (e.keyword) {
+    case 'required': return { loc: [...loc, p.missingProperty as string], msg: 'Field required', type: 'missing' }
+    case 'additionalProperties': return { loc: [...loc, p.additionalProperty as string], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }
+    case 'type': {
+      const [type, msg] = TYPE_ERRORS[String(p.type)] ?? ['type_error', `Input should be of type ${String(p.type)}`]
+      return { loc, msg, type }
+    }
+    case 'minLength': return { loc, msg: `String should have at least ${String(p.limit)} character${p.limit === 1 ? '' : 's'}`, type: 'string_too_short' }
+    case 'maxLength': return { loc, msg: `String should have at most ${String(p.limit)} characters`, type: 'string_too_long' }
+    case 'minItems': return { loc, msg: `List should have at least ${String(p.limit)} item after validation, not 0`, type: 'too_short' }
+    case 'maxItems': return { loc, msg: `List should have at most ${String(p.limit)} items after validation, not ${(e.data as unknown[]).length}`, type: 'too_long' }
+    case 'minimum': return { loc, msg: `Input should be greater than or equal to ${String(p.limit)}`, type: 'greater_than_equal' }
+    case 'maximum': return { loc, msg: `Input should be less than or equal to ${String(p.limit)}`, type: 'less_than_equal' }
+    case 'wellFormed': return { loc, msg: 'Input should be a valid string, unable to parse raw data as a unicode string', type: 'string_unicode' }
+    default: return { loc, msg: e.message ?? 'Invalid input', type: 'value_error' }
+  }
+}
+
+/** Validators for both forms, compiled once per app from its limits. */
+export function createBodyValidator (limits: Limits): { predict: (body: unknown) => PredictBody, batch: (body: unknown) => PredictBody } {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: true, verbose: true })
+  // A lone UTF-16 surrogate (from a "\ud800" escape) is no Unicode string: Python's str would hold it, pydantic refuses it.
+  ajv.addKeyword({ keyword: 'wellFormed', type: 'string', schemaType: 'boolean', validate: (_s: boolean, data: string) => !/\p{Surrogate}/u.test(data) })
+  const { single, batch } = schemas(limits)
+  const checkSingle = ajv.compile(single)
+  const checkBatch = ajv.compile(batch)
+  const run = (check: typeof checkSingle, body: unknown): void => {
+    if (!check(body)) throw new ValidationError((check.errors ?? []).map(toIssue))
+  }
+  const asBatch = (body: unknown): PredictBody => {
+    run(checkBatch, body)
+    const b = body as { texts: string[], batch_size?: number }
+    return { form: 'batch', texts: b.texts, batchSize: b.batch_size ?? DEFAULT_BATCH_SIZE }
+  }
+  return {
+    // DECISIONS.md 1: `text` alone is the single form; anything else is judged as the batch form.
+    predict: body => {
+      if (isPlainObject(body) && Object.hasOwn(body, 'text') && !Object.hasOwn(body, 'texts')) {
+        run(checkSingle, body)
+        return { form: 'single', text: (body as { text: string }).text }
+      }
+      return asBatch(body)
+    },
+    batch: asBatch
+  }
+}
+
+function isPlainObject (value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}

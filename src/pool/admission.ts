@@ -1,0 +1,44 @@
+/**
+ * The stability protection (DECISIONS.md 14): at most `maxActive` holders at once and at
+ * most `maxWaiting` in line; past that, `acquire` refuses at once, costing nothing.
+ */
+import { ServiceError } from '../errors.js'
+
+export class Admission {
+  readonly #maxActive: number
+  readonly #maxWaiting: number
+  #active = 0
+  readonly #waiting: Array<() => void> = []
+
+  constructor (maxActive: number, maxWaiting: number) {
+    if (!Number.isInteger(maxActive) || maxActive < 1) throw new RangeError('maxActive must be an integer >= 1')
+    if (!Number.isInteger(maxWaiting) || maxWaiting < 0) throw new RangeError('maxWaiting must be an integer >= 0')
+    this.#maxActive = maxActive
+    this.#maxWaiting = maxWaiting
+  }
+
+  get active (): number {
+    return this.#active
+  }
+
+  get waiting (): number {
+    return this.#waiting.length
+  }
+
+  /** @throws ServiceError ERR_QUEUE_FULL when both the active slots and the line are full. */
+  async acquire (): Promise<void> {
+    if (this.#active < this.#maxActive) {
+      this.#active++
+      return
+    }
+    if (this.#waiting.length >= this.#maxWaiting) throw new ServiceError('ERR_QUEUE_FULL')
+    await new Promise<void>(resolve => this.#waiting.push(resolve))
+  }
+
+  /** Hands the slot to the next in line, or frees it. */
+  release (): void {
+    const next = this.#waiting.shift()
+    if (next !== undefined) next()
+    else this.#active--
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The Piscina pool of classifier workers behind one call: admission limits, texts cut
+ * into `batch_size` chunks run in parallel, a timeout per chunk that replaces the worker,
+ * and results back in input order.
+ */
+import { Piscina } from 'piscina'
+import { ServiceError } from '../errors.js'
+import { Admission } from './admission.js'
+import type { ClassifyResult, ClassifyTask, ModelStatus, WorkerInit, WorkerStatus } from './messages.js'
+
+export interface PoolOptions {
+  readonly modelPath: string
+  readonly vectorizerPaths: readonly string[]
+  /** Worker threads. */
+  readonly workers: number
+  /** Per chunk; past it the chunk's worker is replaced and the request gets 503. */
+  readonly predictionTimeoutMs: number
+  readonly maxConcurrentRequests: number
+  readonly maxQueue: number
+  /** The worker module; tests point it at a wrapper with hooks. Defaults to workers/classify.js. */
+  readonly workerFile?: string | URL
+}
+
+export interface TextResult {
+  readonly classIndex: number
+  readonly confidence: number
+  readonly seconds: number
+}
+
+const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
+
+export class ClassifierPool {
+  readonly model: ModelStatus
+  readonly #piscina: Piscina<ClassifyTask, ClassifyResult>
+  readonly #admission: Admission
+  readonly #timeoutMs: number
+  #closed = false
+
+  private constructor (piscina: Piscina<ClassifyTask, ClassifyResult>, model: ModelStatus, options: PoolOptions) {
+    this.#piscina = piscina
+    this.model = model
+    this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
+    this.#timeoutMs = options.predictionTimeoutMs
+  }
+
+  /**
+   * Starts the workers and waits until one has loaded the model.
+   * @throws ServiceError naming the model file and the problem when it cannot be served.
+   */
+  static async start (options: PoolOptions, onWorkerError: (err: unknown) => void = () => {}): Promise<ClassifierPool> {
+    for (const [name, value] of [['workers', options.workers], ['predictionTimeoutMs', options.predictionTimeoutMs]] as const) {
+      if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be an integer >= 1`)
+    }
+    const init: WorkerInit = { modelPath: options.modelPath, vectorizerPaths: [...options.vectorizerPaths] }
+    const piscina = new Piscina<ClassifyTask, ClassifyResult>({
+      filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
+      name: 'classify',
+      minThreads: options.workers,
+      maxThreads: options.workers,
+      idleTimeout: Infinity,
+      workerData: init
+    })
+    // A worker that dies outside a task (or while being replaced) must not take the process down.
+    piscina.on('error', onWorkerError)
+    const status = await piscina.run({ texts: [] }, { name: 'status' }) as unknown as WorkerStatus
+    if (!status.ok) {
+      await piscina.destroy()
+      throw new ServiceError(status.code, status.message)
+    }
+    return new ClassifierPool(piscina, status.model, options)
+  }
+
+  /** Workers alive now. */
+  get workerCount (): number {
+    return this.#piscina.threads.length
+  }
+
+  get ready (): boolean {
+    return !this.#closed && this.workerCount > 0
+  }
+
+  get inFlight (): number {
+    return this.#admission.active
+  }
+
+  get waiting (): number {
+    return this.#admission.waiting
+  }
+
+  /**
+   * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order.
+   * @throws ServiceError ERR_QUEUE_FULL (503) past the admission limits, ERR_PREDICTION_TIMEOUT
+   * (503) when a chunk runs past the timeout, ERR_WORKER_UNAVAILABLE (503) after close,
+   * ERR_INTERNAL (500) when a worker fails.
+   */
+  async classify (texts: readonly string[], batchSize: number): Promise<TextResult[]> {
+    if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
+    await this.#admission.acquire()
+    const abort = new AbortController()
+    const timer = setTimeout(() => abort.abort(), this.#timeoutMs)
+    try {
+      const chunks: Array<Promise<ClassifyResult>> = []
+      for (let start = 0; start < texts.length; start += batchSize) {
+        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize) }, { name: 'classify', signal: abort.signal }))
+      }
+      const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => {
+        // One failed chunk ends the request: stop its siblings too.
+        abort.abort()
+        throw err
+      })))
+      const out: TextResult[] = []
+      for (const r of results) {
+        for (let i = 0; i < r.classIndex.length; i++) out.push({ classIndex: r.classIndex[i]!, confidence: r.confidence[i]!, seconds: r.seconds[i]! })
+      }
+      return out
+    } catch (err) {
+      if (abort.signal.aborted && isAbort(err)) throw new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${this.#timeoutMs} ms`, { cause: err })
+      throw new ServiceError('ERR_INTERNAL', 'a worker failed', { cause: err })
+    } finally {
+      clearTimeout(timer)
+      this.#admission.release()
+    }
+  }
+
+  /** Waits for the tasks in flight, then stops the workers. */
+  async close (): Promise<void> {
+    this.#closed = true
+    await this.#piscina.close()
+  }
+}
+
+function isAbort (err: unknown): boolean {
+  return (err as { name?: string } | null)?.name === 'AbortError'
+}

@@ -1,0 +1,92 @@
+/**
+ * The service as a process: `node dist/src/main.js` as `npm start` runs it, start-up
+ * refusals, and a graceful SIGTERM with requests in flight.
+ */
+import { expect } from 'chai'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import path from 'node:path'
+import { FIXTURES, ROOT, SHARED } from './helpers/paths.js'
+
+const MAIN = path.join(ROOT, 'dist', 'src', 'main.js')
+
+interface Run { child: ChildProcess, stdout: () => string, stderr: () => string, exit: Promise<number> }
+
+function start (env: Record<string, string>): Run {
+  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', WORKERS: '2', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  let err = ''
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString() })
+  const exit = once(child, 'exit').then(([code]) => code as number)
+  return { child, stdout: () => out, stderr: () => err, exit }
+}
+
+async function readyPort (run: Run): Promise<number> {
+  const until = Date.now() + 20000
+  while (Date.now() < until) {
+    const line = run.stdout().split('\n').find(l => l.includes('"msg":"ready"'))
+    if (line !== undefined) return (JSON.parse(line) as { port: number }).port
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+  throw new Error(`not ready: ${run.stderr()}`)
+}
+
+describe('the service process', function () {
+  this.timeout(60000)
+
+  it('serves the default model and logs one ready line with model, classes, features, workers and load time', async () => {
+    const run = start({})
+    try {
+      const port = await readyPort(run)
+      const ready = JSON.parse(run.stdout().split('\n').find(l => l.includes('"msg":"ready"'))!) as Record<string, unknown>
+      expect(ready).to.include({ classifier: 'LogisticRegression', vectorizer: 'TfidfVectorizer', features: 29238, workers: 2 })
+      expect(ready.classes).to.deep.equal(['negative', 'positive'])
+      expect(ready.model_load_ms).to.be.a('number')
+      const res = await fetch(`http://127.0.0.1:${port}/predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ text: 'a wonderful film' }) })
+      expect(res.status).to.equal(200)
+      expect(((await res.json()) as { sentiment: string }).sentiment).to.equal('positive')
+    } finally {
+      run.child.kill('SIGTERM')
+      expect(await run.exit).to.equal(0)
+    }
+  })
+
+  const refusals: Array<[string, Record<string, string>, RegExp]> = [
+    ['a bad setting', { WORKERS: 'two' }, /^tfidf-serve: invalid configuration: WORKERS must be integer \(got "two"\)\n$/],
+    ['a missing model file', { MODEL_PATH: '/no/model.pkl' }, /^tfidf-serve: cannot read the file: no such file in \/no\/model\.pkl\n$/],
+    ['a hostile model file', { MODEL_PATH: path.join(FIXTURES, 'pickle', 'os-system.pkl') }, /^tfidf-serve: unsupported object 'os\.system' in .*os-system\.pkl \(byte \d+\)\n$/],
+    ['a truncated model file', { MODEL_PATH: path.join(FIXTURES, 'pickle', 'truncated.pkl') }, /^tfidf-serve: .* in .*truncated\.pkl \(byte \d+\)\n$/],
+    ['an unsupported estimator', { MODEL_PATH: path.join(SHARED, 'wild', '02-05elia-Anime_reviews_Streamlit_App', 'model_svm.pkl'), VECTORIZER_PATH: path.join(SHARED, 'wild', '02-05elia-Anime_reviews_Streamlit_App', 'tfidf_vectorizer.pkl') }, /^tfidf-serve: sklearn\.svm\._classes\.SVC is not a supported classifier .* in .*model_svm\.pkl\n$/],
+    ['LABEL_NAMES of the wrong length', { LABEL_NAMES: 'a,b,c' }, /^tfidf-serve: invalid configuration: LABEL_NAMES has 3 names but the model has 2 classes \(negative, positive\)\n$/]
+  ]
+  for (const [name, env, line] of refusals) {
+    it(`refuses to start on ${name} with one line on stderr and exit 1`, async () => {
+      const run = start(env)
+      expect(await run.exit).to.equal(1)
+      expect(run.stderr()).to.match(line)
+    })
+  }
+
+  it('on SIGTERM stops accepting, answers every request in flight, and exits 0', async () => {
+    const run = start({ CACHE_SIZE: '0' })
+    const port = await readyPort(run)
+    const long = 'a wonderful, moving film with a dull middle '.repeat(200)
+    const body = JSON.stringify({ texts: Array.from({ length: 50 }, (_, i) => `${long} ${i}`), batch_size: 5 })
+    const inFlight = Array.from({ length: 12 }, async () => await fetch(`http://127.0.0.1:${port}/predict`, { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close' }, body }))
+    await new Promise(resolve => setTimeout(resolve, 50))
+    run.child.kill('SIGTERM')
+    const responses = await Promise.all(inFlight)
+    expect(responses.map(r => r.status)).to.deep.equal(Array(12).fill(200))
+    for (const r of responses) expect(((await r.json()) as { predictions: unknown[] }).predictions).to.have.length(50)
+    expect(await run.exit).to.equal(0)
+    expect(run.stdout()).to.contain('"msg":"stopped"')
+    let refused = false
+    try {
+      await fetch(`http://127.0.0.1:${port}/health`)
+    } catch {
+      refused = true
+    }
+    expect(refused).to.equal(true)
+  })
+})

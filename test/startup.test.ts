@@ -5,6 +5,7 @@
 import { expect } from 'chai'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import http from 'node:http'
 import path from 'node:path'
 import { FIXTURES, ROOT, SHARED } from './helpers/paths.js'
 
@@ -72,13 +73,28 @@ describe('the service process', function () {
     const run = start({ CACHE_SIZE: '0' })
     const port = await readyPort(run)
     const long = 'a wonderful, moving film with a dull middle '.repeat(200)
-    const body = JSON.stringify({ texts: Array.from({ length: 50 }, (_, i) => `${long} ${i}`), batch_size: 5 })
-    const inFlight = Array.from({ length: 12 }, async () => await fetch(`http://127.0.0.1:${port}/predict`, { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close' }, body }))
+    const body = JSON.stringify({ texts: Array.from({ length: 50 }, (_, i) => `${long} ${i}`), batch_size: 1 })
+    // Raw requests, so SIGTERM comes only once every body is on the wire and each request is
+    // active on the server (a connection with no request yet is idle and is closed at once).
+    const sent: Array<Promise<void>> = []
+    const answered = Array.from({ length: 24 }, async () => await new Promise<{ status: number, texts: number, at: number }>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, path: '/predict', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, res => {
+        let text = ''
+        res.on('data', (d: Buffer) => { text += d.toString() })
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, texts: (JSON.parse(text) as { predictions?: unknown[] }).predictions?.length ?? 0, at: performance.now() }))
+      })
+      req.on('error', reject)
+      sent.push(once(req, 'finish').then(() => {}))
+      req.end(body)
+    }))
+    await Promise.all(sent)
     await new Promise(resolve => setTimeout(resolve, 50))
+    const killedAt = performance.now()
     run.child.kill('SIGTERM')
-    const responses = await Promise.all(inFlight)
-    expect(responses.map(r => r.status)).to.deep.equal(Array(12).fill(200))
-    for (const r of responses) expect(((await r.json()) as { predictions: unknown[] }).predictions).to.have.length(50)
+    const responses = await Promise.all(answered)
+    expect(responses.map(r => [r.status, r.texts])).to.deep.equal(Array(24).fill([200, 50]))
+    // Some answers came after SIGTERM: they were in flight when it arrived.
+    expect(Math.max(...responses.map(r => r.at))).to.be.above(killedAt)
     expect(await run.exit).to.equal(0)
     expect(run.stdout()).to.contain('"msg":"stopped"')
     let refused = false

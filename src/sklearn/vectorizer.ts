@@ -10,7 +10,8 @@
  * 3. `norm` l2 or l1 with a double accumulator, as sparsefuncs_fast does.
  */
 import { numpyLogFloat32 } from './math.js'
-import type { Analyzer, AnalyzerOptions } from './text/analyzer.js'
+import { NgramIndex } from './ngram-index.js'
+import { buildWordTokens, type Analyzer, type AnalyzerOptions } from './text/analyzer.js'
 import type { SparseRow } from './sparse-row.js'
 
 export interface TfidfOptions {
@@ -40,11 +41,25 @@ export class TextVectorizer {
   readonly options: VectorizerOptions
   readonly #counts: Float64Array
   #touched: Int32Array
+  #n = 0
+  /** The fast path for `\w`-run word analyzers: tokens, then n-grams by token ids. */
+  readonly #wordTokens: ((text: string) => string[]) | undefined
+  readonly #ngrams: NgramIndex | undefined
+  readonly #count = (j: number): void => {
+    const counts = this.#counts
+    if (counts[j] === 0) {
+      if (this.#n === this.#touched.length) this.#grow()
+      this.#touched[this.#n++] = j
+    }
+    counts[j]!++
+  }
 
   constructor (options: VectorizerOptions) {
     this.options = options
     this.#counts = new Float64Array(options.nFeatures)
     this.#touched = new Int32Array(256)
+    this.#wordTokens = buildWordTokens(options.analyzerOptions)
+    this.#ngrams = this.#wordTokens === undefined ? undefined : new NgramIndex(options.vocabulary)
   }
 
   get nFeatures (): number {
@@ -55,16 +70,20 @@ export class TextVectorizer {
   transform (text: string): SparseRow {
     const { vocabulary, binary, tfidf } = this.options
     const counts = this.#counts
-    let n = 0
-    this.options.analyze(text, feature => {
-      const j = vocabulary.get(feature)
-      if (j === undefined) return
-      if (counts[j] === 0) {
-        if (n === this.#touched.length) this.#grow()
-        this.#touched[n++] = j
-      }
-      counts[j]!++
-    })
+    this.#n = 0
+    if (this.#wordTokens !== undefined && this.#ngrams !== undefined) {
+      const tokens = this.#wordTokens(text)
+      const ids = new Int32Array(tokens.length)
+      for (let i = 0; i < tokens.length; i++) ids[i] = this.#ngrams.tokenId(tokens[i]!)
+      const [minN, maxN] = this.options.analyzerOptions.ngramRange
+      this.#ngrams.forEachFeature(tokens, ids, minN, maxN, this.#count)
+    } else {
+      this.options.analyze(text, feature => {
+        const j = vocabulary.get(feature)
+        if (j !== undefined) this.#count(j)
+      })
+    }
+    const n = this.#n
     const indices = this.#touched.slice(0, n).sort()
     const values = new Float64Array(n)
     for (let k = 0; k < n; k++) {

@@ -68,6 +68,22 @@ function wordRuns (text: string, minLength: number): string[] {
   return out
 }
 
+/**
+ * The word analyzer's tokens after stop words, when its tokens are `\w` runs (so no token
+ * holds a space and n-grams can be looked up by token ids); otherwise undefined.
+ */
+export function buildWordTokens (options: AnalyzerOptions): ((text: string) => string[]) | undefined {
+  if (options.analyzer !== 'word') return undefined
+  const minLength = translatePythonPattern(options.tokenPattern).wordRunMinLength
+  if (minLength === undefined) return undefined
+  const preprocess = buildPreprocessor(options)
+  const stopWords = options.stopWords
+  return text => {
+    const tokens = wordRuns(preprocess(text), minLength)
+    return stopWords === null ? tokens : tokens.filter(t => !stopWords.has(t))
+  }
+}
+
 export function buildAnalyzer (options: AnalyzerOptions): Analyzer {
   const preprocess = buildPreprocessor(options)
   const [minN, maxN] = options.ngramRange

@@ -4,6 +4,7 @@
  * line on stderr and exit 1.
  */
 import { once } from 'node:events'
+import net from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { parseConfig } from './config.js'
 import { ServiceError } from './errors.js'
@@ -20,7 +21,8 @@ export async function main (): Promise<void> {
     config = parseConfig(process.env)
     const logger = createLogger(config.logLevel)
     pool = await ClassifierPool.start({ ...config, workers: config.workers }, err => logger.error('worker error', { stack: (err as Error).stack }))
-    const app = createApp({ config, pool, logger })
+    let stopping = false
+    const app = createApp({ config, pool, logger, isStopping: () => stopping })
     const server = createServer(app, config)
     server.listen(config.port, config.host)
     await once(server, 'listening')
@@ -39,13 +41,16 @@ export async function main (): Promise<void> {
     })
     for (const note of pool.model.notes) logger.info(note)
     const readyPool = pool
-    let stopping = false
     const stop = (signal: string): void => {
       if (stopping) return
       stopping = true
       logger.info('shutting down', { signal })
-      // Stop accepting, let the requests in flight finish, then stop the workers.
-      server.close(() => {
+      // Stop listening; the callback runs once every connection has ended. Not
+      // http.Server#close: it also closes "idle" connections at once, and on a busy server
+      // those include connections whose request is in the socket but not yet parsed. Here
+      // each connection closes after its current response (Connection: close, set by the
+      // app while stopping) or, if it sends nothing more, at the keep-alive timeout.
+      net.Server.prototype.close.call(server, () => {
         readyPool.close().then(() => {
           logger.info('stopped')
           process.exit(0)
@@ -54,7 +59,6 @@ export async function main (): Promise<void> {
           process.exit(1)
         })
       })
-      server.closeIdleConnections()
     }
     process.once('SIGTERM', () => stop('SIGTERM'))
     process.once('SIGINT', () => stop('SIGINT'))

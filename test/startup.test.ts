@@ -74,11 +74,16 @@ describe('the service process', function () {
     const port = await readyPort(run)
     const long = 'a wonderful, moving film with a dull middle '.repeat(200)
     const body = JSON.stringify({ texts: Array.from({ length: 50 }, (_, i) => `${long} ${i}`), batch_size: 1 })
-    // Raw requests, so SIGTERM comes only once every body is on the wire and each request is
-    // active on the server (a connection with no request yet is idle and is closed at once).
+    // Every connection is accepted first (a GET on each), so SIGTERM finds all 24 requests on
+    // open connections; a connection still in the listen backlog is refused, as it should be.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 24 })
+    const get = async (): Promise<void> => await new Promise((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port, path: '/health', agent }, res => { res.resume(); res.on('end', resolve) }).on('error', reject)
+    })
+    await Promise.all(Array.from({ length: 24 }, get))
     const sent: Array<Promise<void>> = []
     const answered = Array.from({ length: 24 }, async () => await new Promise<{ status: number, texts: number, at: number }>((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: '/predict', method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, res => {
+      const req = http.request({ host: '127.0.0.1', port, path: '/predict', method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, res => {
         let text = ''
         res.on('data', (d: Buffer) => { text += d.toString() })
         res.on('end', () => resolve({ status: res.statusCode ?? 0, texts: (JSON.parse(text) as { predictions?: unknown[] }).predictions?.length ?? 0, at: performance.now() }))
@@ -96,6 +101,7 @@ describe('the service process', function () {
     // Some answers came after SIGTERM: they were in flight when it arrived.
     expect(Math.max(...responses.map(r => r.at))).to.be.above(killedAt)
     expect(await run.exit).to.equal(0)
+    agent.destroy()
     expect(run.stdout()).to.contain('"msg":"stopped"')
     let refused = false
     try {

@@ -2,6 +2,8 @@
  * The worker task. Each worker thread loads and decodes the model itself when it starts,
  * so the front thread never blocks on decoding, then classifies batches of texts.
  */
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import { workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
 import { loadModel } from '../src/sklearn/load-model.js'
@@ -11,7 +13,23 @@ import type { ClassifyResult, ClassifyTask, WorkerInit, WorkerStatus } from '../
 const init = workerData as WorkerInit
 const started = performance.now()
 
+/**
+ * Decoding a model leaves several times its final size in garbage (the pickle's memo,
+ * dicts, arrays). A full collection right after loading returns those pages before the
+ * first request instead of whenever V8 gets round to it; a worker cannot be given
+ * --expose-gc, so the flag is set at run time and `gc` taken from a fresh context.
+ */
+function collectGarbage (): void {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as (() => void) | undefined
+  gc?.()
+}
+
 const loading: Promise<{ predictor: Predictor, status: WorkerStatus }> = loadModel({ model: init.modelPath, vectorizers: init.vectorizerPaths })
+  .then(({ predictor, notes }) => {
+    collectGarbage()
+    return { predictor, notes }
+  })
   .then(({ predictor, notes }) => ({
     predictor,
     status: {

@@ -23,6 +23,8 @@ export interface AppOptions {
   readonly config: Readonly<Config>
   readonly pool: ClassifierPool
   readonly logger?: Logger
+  /** True once the server is shutting down: responses then close their connection. */
+  readonly isStopping?: () => boolean
 }
 
 function methodNotAllowed (allowed: string): RequestHandler {
@@ -32,7 +34,7 @@ function methodNotAllowed (allowed: string): RequestHandler {
   }
 }
 
-export function createApp ({ config, pool, logger = createLogger(config.logLevel) }: AppOptions): Express {
+export function createApp ({ config, pool, logger = createLogger(config.logLevel), isStopping = () => false }: AppOptions): Express {
   const ctx: AppContext = {
     config,
     pool,
@@ -50,6 +52,7 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
     res.locals.requestId = `req-${++requests}`
     res.setHeader('X-API-Version', API_VERSION)
     res.setHeader('X-Request-Id', res.locals.requestId as string)
+    if (isStopping()) res.setHeader('Connection', 'close')
     next()
   })
   app.use(helmet())

@@ -154,19 +154,18 @@ function dtypeName (obj: PyObject): string {
   return unsupported(`${obj.name}.dtype is ${describe(v)}`)
 }
 
+/** `vocabulary_` checked in place (terms are strings, indices 0..n-1 each once) and used as it is. */
 function vocabulary (obj: PyObject): Map<string, number> {
   const v = attr(obj, 'vocabulary_')
   if (!(v instanceof Map)) return shapeError(`${obj.name}.vocabulary_ is ${describe(v)}, not a dict`)
-  const vocab = new Map<string, number>()
   const seen = new Uint8Array(v.size)
   for (const [term, index] of v) {
     if (typeof term !== 'string' || typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= v.size || seen[index] === 1) {
       shapeError(`${obj.name}.vocabulary_ maps ${JSON.stringify(String(term)).slice(0, 40)} to ${String(index)}; indices must be 0..${v.size - 1}, each once`)
     }
     seen[index] = 1
-    vocab.set(term, index)
   }
-  return vocab
+  return v as Map<string, number>
 }
 
 /** TfidfTransformer state: idf from `idf_` (sklearn >= 1.5) or the diagonal of `_idf_diag`. */

@@ -1,42 +1,85 @@
 /**
  * Word n-gram look-up by token ids instead of joined strings. When tokens cannot contain
  * a space (the `\w`-run tokenizers), every vocabulary term splits back into its tokens, so
- * each token is looked up once per document and a bigram is a numeric key: no n-gram
- * string is built unless all its tokens are known and n > 2.
+ * each token is looked up once per document, and unigrams and bigrams are found by id in
+ * typed arrays (bigrams as sorted runs per first token, CSR-like: 8 bytes each rather than
+ * a Map entry and a boxed key). Longer n-grams fall back to the joined string.
  */
 export class NgramIndex {
   readonly #tokenIds = new Map<string, number>()
   /** Feature of each token id as a unigram, or -1. */
   readonly #unigram: Int32Array
-  readonly #bigram = new Map<number, number>()
-  readonly #vocabulary: ReadonlyMap<string, number>
-  readonly #tokenCount: number
+  /** Bigrams starting with token t: second ids in #second[#start[t] .. #start[t+1]), sorted. */
+  readonly #start: Int32Array
+  readonly #second: Int32Array
+  readonly #bigramFeature: Int32Array
+  /** Kept only when the vocabulary has n-grams longer than two. */
+  readonly #longer: ReadonlyMap<string, number> | undefined
 
   constructor (vocabulary: ReadonlyMap<string, number>) {
-    this.#vocabulary = vocabulary
-    const grams: Array<[number[], number]> = []
-    for (const [term, feature] of vocabulary) {
-      const ids = term.split(' ').map(t => {
-        let id = this.#tokenIds.get(t)
-        if (id === undefined) {
-          id = this.#tokenIds.size
-          this.#tokenIds.set(t, id)
+    // Pass 1: token ids, and how many bigrams start with each token.
+    const startsWith: number[] = []
+    let longest = 1
+    for (const term of vocabulary.keys()) {
+      const parts = term.split(' ')
+      longest = Math.max(longest, parts.length)
+      for (const t of parts) {
+        if (!this.#tokenIds.has(t)) {
+          this.#tokenIds.set(t, this.#tokenIds.size)
+          startsWith.push(0)
         }
-        return id
-      })
-      grams.push([ids, feature])
+      }
+      if (parts.length === 2) startsWith[this.#tokenIds.get(parts[0]!)!]!++
     }
-    this.#tokenCount = this.#tokenIds.size
-    this.#unigram = new Int32Array(this.#tokenCount).fill(-1)
-    for (const [ids, feature] of grams) {
-      if (ids.length === 1) this.#unigram[ids[0]!] = feature
-      else if (ids.length === 2) this.#bigram.set(ids[0]! * this.#tokenCount + ids[1]!, feature)
+    const tokens = this.#tokenIds.size
+    this.#unigram = new Int32Array(tokens).fill(-1)
+    this.#start = new Int32Array(tokens + 1)
+    for (let t = 0; t < tokens; t++) this.#start[t + 1] = this.#start[t]! + startsWith[t]!
+    const total = this.#start[tokens]!
+    this.#second = new Int32Array(total)
+    this.#bigramFeature = new Int32Array(total)
+    // Pass 2: fill, then sort each run by second id.
+    const fill = Int32Array.from(this.#start.subarray(0, tokens))
+    for (const [term, feature] of vocabulary) {
+      const space = term.indexOf(' ')
+      if (space < 0) {
+        this.#unigram[this.#tokenIds.get(term)!] = feature
+      } else if (term.indexOf(' ', space + 1) < 0) {
+        const first = this.#tokenIds.get(term.slice(0, space))!
+        const slot = fill[first]!++
+        this.#second[slot] = this.#tokenIds.get(term.slice(space + 1))!
+        this.#bigramFeature[slot] = feature
+      }
     }
+    for (let t = 0; t < tokens; t++) this.#sortRun(this.#start[t]!, this.#start[t + 1]!)
+    this.#longer = longest > 2 ? vocabulary : undefined
+  }
+
+  #sortRun (from: number, to: number): void {
+    if (to - from < 2) return
+    const order = Array.from({ length: to - from }, (_, k) => from + k).sort((a, b) => this.#second[a]! - this.#second[b]!)
+    const seconds = order.map(k => this.#second[k]!)
+    const features = order.map(k => this.#bigramFeature[k]!)
+    this.#second.set(seconds, from)
+    this.#bigramFeature.set(features, from)
   }
 
   /** The token's id, or -1 when no vocabulary term contains it. */
   tokenId (token: string): number {
     return this.#tokenIds.get(token) ?? -1
+  }
+
+  #bigram (first: number, second: number): number {
+    let lo = this.#start[first]!
+    let hi = this.#start[first + 1]! - 1
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1
+      const s = this.#second[mid]!
+      if (s === second) return this.#bigramFeature[mid]!
+      if (s < second) lo = mid + 1
+      else hi = mid - 1
+    }
+    return -1
   }
 
   /**
@@ -54,8 +97,8 @@ export class NgramIndex {
         if (!known) continue
         let feature: number | undefined
         if (n === 1) feature = this.#unigram[ids[i]!]
-        else if (n === 2) feature = this.#bigram.get(ids[i]! * this.#tokenCount + ids[i + 1]!)
-        else feature = this.#vocabulary.get(tokens.slice(i, i + n).join(' '))
+        else if (n === 2) feature = this.#bigram(ids[i]!, ids[i + 1]!)
+        else feature = this.#longer?.get(tokens.slice(i, i + n).join(' '))
         if (feature !== undefined && feature >= 0) emit(feature)
       }
     }

@@ -1,17 +1,10 @@
 /** The bench's outputs: a plain-text table and an SVG chart of texts/s and p99 per scenario. */
+import type { LoadFigures } from './load.js'
 
-export interface Row {
+export interface Row extends LoadFigures {
   readonly server: string
   readonly model: string
   readonly scenario: string
-  readonly requestsPerSecond: number
-  readonly textsPerSecond: number
-  readonly p50: number
-  readonly p90: number
-  readonly p99: number
-  readonly max: number
-  readonly non2xx: number
-  readonly wrong: number
   /** Set on tfidf-serve rows: its figures as a fraction of the no-op Express ceiling and as a multiple of the baseline. */
   ofCeiling?: number
   vsBaseline?: number

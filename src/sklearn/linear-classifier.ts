@@ -5,7 +5,7 @@
  * stored order, intercept added after), predict = decision > 0 or argmax.
  */
 import type { Classifier, Scores } from './classifier.js'
-import { argmax, expit, numpySum, softmaxInPlace } from './math.js'
+import { argmax, expit, numpySum, softmaxInPlace, sparseDotPlus } from './math.js'
 import type { SparseRow } from './sparse-row.js'
 
 /**
@@ -49,17 +49,7 @@ export class LinearClassifier implements Classifier {
   }
 
   decision (row: SparseRow): Float64Array {
-    const m = this.#outputs
-    const { coefT, intercept } = this.#o
-    const y = new Float64Array(m)
-    const { indices, values } = row
-    for (let e = 0; e < indices.length; e++) {
-      const a = values[e]!
-      const base = indices[e]! * m
-      for (let k = 0; k < m; k++) y[k]! += a * coefT[base + k]!
-    }
-    for (let k = 0; k < m; k++) y[k]! += intercept[k]!
-    return y
+    return sparseDotPlus(row.indices, row.values, this.#o.coefT, this.#outputs, this.#o.intercept)
   }
 
   score (row: SparseRow): Scores {

@@ -38,6 +38,22 @@ function pairwiseSum (a: ArrayLike<number>, start: number, n: number): number {
   return pairwiseSum(a, start, n2) + pairwiseSum(a, start + n2, n - n2)
 }
 
+/**
+ * One CSR row times a dense matrix given transposed (nFeatures rows of `outputs` values),
+ * plus `offset`: `safe_sparse_dot(X, W.T) + offset` in scipy's csr_matvecs order (row
+ * entries as stored, the offset added after the sum).
+ */
+export function sparseDotPlus (indices: Int32Array, values: Float64Array, weightT: Float64Array, outputs: number, offset: Float64Array): Float64Array {
+  const y = new Float64Array(outputs)
+  for (let e = 0; e < indices.length; e++) {
+    const a = values[e]!
+    const base = indices[e]! * outputs
+    for (let k = 0; k < outputs; k++) y[k]! += a * weightT[base + k]!
+  }
+  for (let k = 0; k < outputs; k++) y[k]! += offset[k]!
+  return y
+}
+
 /** sklearn.utils.extmath.softmax of one row, in place. */
 export function softmaxInPlace (x: Float64Array): Float64Array {
   let max = -Infinity

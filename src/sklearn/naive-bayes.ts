@@ -3,7 +3,7 @@
  * `predict_proba` (exp of jll - logsumexp(jll)), as scikit-learn 1.2 computes them.
  */
 import type { Classifier, Scores } from './classifier.js'
-import { argmax, logSumExp } from './math.js'
+import { argmax, logSumExp, sparseDotPlus } from './math.js'
 import type { SparseRow } from './sparse-row.js'
 
 export interface NaiveBayesOptions {
@@ -37,21 +37,15 @@ export class NaiveBayes implements Classifier {
   }
 
   jointLogLikelihood (row: SparseRow): Float64Array {
-    const c = this.nClasses
     const { weightT, offset, binarize } = this.#o
-    const jll = new Float64Array(c)
-    const { indices, values } = row
-    for (let e = 0; e < indices.length; e++) {
-      let a = values[e]!
-      if (binarize !== null) {
-        if (a <= binarize) continue
-        a = 1
-      }
-      const base = indices[e]! * c
-      for (let k = 0; k < c; k++) jll[k]! += a * weightT[base + k]!
+    let { indices, values } = row
+    if (binarize !== null) {
+      // sklearn's binarize(): values above the threshold become 1, the rest drop out.
+      const keep = Array.from(values.keys()).filter(e => values[e]! > binarize)
+      indices = Int32Array.from(keep, e => indices[e]!)
+      values = new Float64Array(keep.length).fill(1)
     }
-    for (let k = 0; k < c; k++) jll[k]! += offset[k]!
-    return jll
+    return sparseDotPlus(indices, values, weightT, this.nClasses, offset)
   }
 
   score (row: SparseRow): Scores {

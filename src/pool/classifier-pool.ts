@@ -44,7 +44,7 @@ export class ClassifierPool {
   }
 
   /**
-   * Starts the workers and waits until one has loaded the model.
+   * Starts the workers and waits until every one has loaded the model.
    * @throws ServiceError naming the model file and the problem when it cannot be served.
    */
   static async start (options: PoolOptions, onWorkerError: (err: unknown) => void = () => {}): Promise<ClassifierPool> {
@@ -62,12 +62,17 @@ export class ClassifierPool {
     })
     // A worker that dies outside a task (or while being replaced) must not take the process down.
     piscina.on('error', onWorkerError)
-    const status = await piscina.run({ texts: [] }, { name: 'status' }) as unknown as WorkerStatus
-    if (!status.ok) {
+    // One status task per worker: a worker takes one task at a time and answers only once
+    // its model is loaded, so the pool is ready when every worker is.
+    const statuses = await Promise.all(Array.from({ length: options.workers }, async () =>
+      await piscina.run({ texts: [] }, { name: 'status' }) as unknown as WorkerStatus))
+    const failed = statuses.find(s => !s.ok)
+    if (failed !== undefined && !failed.ok) {
       await piscina.destroy()
-      throw new ServiceError(status.code, status.message)
+      throw new ServiceError(failed.code, failed.message)
     }
-    return new ClassifierPool(piscina, status.model, options)
+    const models = statuses.map(s => (s as Extract<WorkerStatus, { ok: true }>).model)
+    return new ClassifierPool(piscina, { ...models[0]!, loadMs: Math.max(...models.map(m => m.loadMs)) }, options)
   }
 
   /** Workers alive now. */

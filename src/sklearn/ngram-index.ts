@@ -5,8 +5,13 @@
  * typed arrays (bigrams as sorted runs per first token, CSR-like: 8 bytes each rather than
  * a Map entry and a boxed key). Longer n-grams fall back to the joined string.
  */
+import { STOP_WORD, TokenTable, UNKNOWN, scanTokenIds } from './token-table.js'
+
 export class NgramIndex {
   readonly #tokenIds = new Map<string, number>()
+  /** The same ids, looked up straight from the text; stop words marked. */
+  readonly #table: TokenTable
+  readonly #scratch = { ids: new Int32Array(256) }
   /** Feature of each token id as a unigram, or -1. */
   readonly #unigram: Int32Array
   /** Bigrams starting with token t: second ids in #second[#start[t] .. #start[t+1]), sorted. */
@@ -16,7 +21,7 @@ export class NgramIndex {
   /** Kept only when the vocabulary has n-grams longer than two. */
   readonly #longer: ReadonlyMap<string, number> | undefined
 
-  constructor (vocabulary: ReadonlyMap<string, number>) {
+  constructor (vocabulary: ReadonlyMap<string, number>, stopWords: ReadonlySet<string> | null) {
     // Pass 1: token ids, and how many bigrams start with each token.
     const startsWith: number[] = []
     let longest = 1
@@ -53,6 +58,40 @@ export class NgramIndex {
     }
     for (let t = 0; t < tokens; t++) this.#sortRun(this.#start[t]!, this.#start[t + 1]!)
     this.#longer = longest > 2 ? vocabulary : undefined
+    this.#table = new TokenTable(tokens + (stopWords?.size ?? 0))
+    // Stop words first: scikit-learn drops them before any look-up.
+    for (const w of stopWords ?? []) this.#table.add(w, STOP_WORD)
+    for (const [t, id] of this.#tokenIds) this.#table.add(t, id)
+  }
+
+  /** Whether every vocabulary term has at most two tokens, so texts need no token strings. */
+  get idsSuffice (): boolean {
+    return this.#longer === undefined
+  }
+
+  /** The features of the n-grams (n <= 2) of the `\w` runs of `text`, straight from the text. */
+  forEachFeatureOfText (text: string, minLength: number, minN: number, maxN: number, emit: (feature: number) => void): void {
+    const count = scanTokenIds(text, minLength, this.#table, this.#scratch)
+    const ids = this.#scratch.ids
+    if (minN <= 1) {
+      for (let i = 0; i < count; i++) {
+        const id = ids[i]!
+        if (id !== UNKNOWN) {
+          const f = this.#unigram[id]!
+          if (f >= 0) emit(f)
+        }
+      }
+    }
+    if (minN <= 2 && maxN >= 2) {
+      for (let i = 0; i + 1 < count; i++) {
+        const a = ids[i]!
+        const b = ids[i + 1]!
+        if (a !== UNKNOWN && b !== UNKNOWN) {
+          const f = this.#bigram(a, b)
+          if (f >= 0) emit(f)
+        }
+      }
+    }
   }
 
   #sortRun (from: number, to: number): void {

@@ -11,7 +11,7 @@
  */
 import { numpyLogFloat32 } from './math.js'
 import { NgramIndex } from './ngram-index.js'
-import { buildWordTokens, type Analyzer, type AnalyzerOptions } from './text/analyzer.js'
+import { planWordRuns, wordTokens, type Analyzer, type AnalyzerOptions, type WordRunPlan } from './text/analyzer.js'
 import type { SparseRow } from './sparse-row.js'
 
 export interface TfidfOptions {
@@ -42,8 +42,8 @@ export class TextVectorizer {
   readonly #counts: Float64Array
   #touched: Int32Array
   #n = 0
-  /** The fast path for `\w`-run word analyzers: tokens, then n-grams by token ids. */
-  readonly #wordTokens: ((text: string) => string[]) | undefined
+  /** The fast path for `\w`-run word analyzers: n-grams by token ids. */
+  readonly #plan: WordRunPlan | undefined
   readonly #ngrams: NgramIndex | undefined
   readonly #count = (j: number): void => {
     const counts = this.#counts
@@ -58,8 +58,8 @@ export class TextVectorizer {
     this.options = options
     this.#counts = new Float64Array(options.nFeatures)
     this.#touched = new Int32Array(256)
-    this.#wordTokens = buildWordTokens(options.analyzerOptions)
-    this.#ngrams = this.#wordTokens === undefined ? undefined : new NgramIndex(options.vocabulary)
+    this.#plan = planWordRuns(options.analyzerOptions)
+    this.#ngrams = this.#plan === undefined ? undefined : new NgramIndex(options.vocabulary, this.#plan.stopWords)
   }
 
   get nFeatures (): number {
@@ -71,11 +71,13 @@ export class TextVectorizer {
     const { vocabulary, binary, tfidf } = this.options
     const counts = this.#counts
     this.#n = 0
-    if (this.#wordTokens !== undefined && this.#ngrams !== undefined) {
-      const tokens = this.#wordTokens(text)
+    const [minN, maxN] = this.options.analyzerOptions.ngramRange
+    if (this.#plan !== undefined && this.#ngrams !== undefined && (this.#ngrams.idsSuffice || maxN <= 2)) {
+      this.#ngrams.forEachFeatureOfText(this.#plan.preprocess(text), this.#plan.minLength, minN, maxN, this.#count)
+    } else if (this.#plan !== undefined && this.#ngrams !== undefined) {
+      const tokens = wordTokens(this.#plan, text)
       const ids = new Int32Array(tokens.length)
       for (let i = 0; i < tokens.length; i++) ids[i] = this.#ngrams.tokenId(tokens[i]!)
-      const [minN, maxN] = this.options.analyzerOptions.ngramRange
       this.#ngrams.forEachFeature(tokens, ids, minN, maxN, this.#count)
     } else {
       this.options.analyze(text, feature => {

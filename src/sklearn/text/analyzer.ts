@@ -68,20 +68,26 @@ function wordRuns (text: string, minLength: number): string[] {
   return out
 }
 
-/**
- * The word analyzer's tokens after stop words, when its tokens are `\w` runs (so no token
- * holds a space and n-grams can be looked up by token ids); otherwise undefined.
- */
-export function buildWordTokens (options: AnalyzerOptions): ((text: string) => string[]) | undefined {
+/** A word analyzer whose tokens are maximal `\w` runs: what it needs to tokenize without a regex. */
+export interface WordRunPlan {
+  readonly preprocess: (text: string) => string
+  readonly minLength: number
+  readonly stopWords: ReadonlySet<string> | null
+}
+
+/** The plan when the analyzer's tokens are `\w` runs (no token holds a space); otherwise undefined. */
+export function planWordRuns (options: AnalyzerOptions): WordRunPlan | undefined {
   if (options.analyzer !== 'word') return undefined
   const minLength = translatePythonPattern(options.tokenPattern).wordRunMinLength
   if (minLength === undefined) return undefined
-  const preprocess = buildPreprocessor(options)
-  const stopWords = options.stopWords
-  return text => {
-    const tokens = wordRuns(preprocess(text), minLength)
-    return stopWords === null ? tokens : tokens.filter(t => !stopWords.has(t))
-  }
+  return { preprocess: buildPreprocessor(options), minLength, stopWords: options.stopWords }
+}
+
+/** The word analyzer's tokens after stop words, for a `\w`-run plan. */
+export function wordTokens (plan: WordRunPlan, text: string): string[] {
+  const tokens = wordRuns(plan.preprocess(text), plan.minLength)
+  const stop = plan.stopWords
+  return stop === null ? tokens : tokens.filter(t => !stop.has(t))
 }
 
 export function buildAnalyzer (options: AnalyzerOptions): Analyzer {

@@ -4,7 +4,7 @@
  * is made and no string is hashed by the engine. Stop words are in the table too, marked,
  * because removing them changes which tokens are adjacent in n-grams.
  */
-import { WORD } from './text/python-str.js'
+import { forEachWordRun } from './text/word-runs.js'
 
 export const UNKNOWN = -1
 export const STOP_WORD = -2
@@ -71,32 +71,15 @@ export class TokenTable {
  */
 export function scanTokenIds (text: string, minLength: number, table: TokenTable, out: { ids: Int32Array }): number {
   let n = 0
-  let start = -1
-  let points = 0
-  for (let i = 0; i <= text.length;) {
-    const cp = i < text.length ? text.codePointAt(i)! : -1
-    const width = cp > 0xffff ? 2 : 1
-    if (cp >= 0 && WORD.has(cp)) {
-      if (start < 0) {
-        start = i
-        points = 0
-      }
-      points++
-    } else if (start >= 0) {
-      if (points >= minLength) {
-        const id = table.lookup(text, start, i)
-        if (id !== STOP_WORD) {
-          if (n === out.ids.length) {
-            const grown = new Int32Array(out.ids.length * 2)
-            grown.set(out.ids)
-            out.ids = grown
-          }
-          out.ids[n++] = id
-        }
-      }
-      start = -1
+  forEachWordRun(text, minLength, (start, end) => {
+    const id = table.lookup(text, start, end)
+    if (id === STOP_WORD) return
+    if (n === out.ids.length) {
+      const grown = new Int32Array(out.ids.length * 2)
+      grown.set(out.ids)
+      out.ids = grown
     }
-    i += width
-  }
+    out.ids[n++] = id
+  })
   return n
 }

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { ServiceError } from '../../src/errors.js'
 import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
+import { serviceErrorOf } from '../helpers/errors.js'
 import { FIXTURES } from '../helpers/paths.js'
 import { normalisePython, toTagged } from '../helpers/tagged.js'
 
@@ -33,14 +33,7 @@ describe('reading fixtures written by real Python', () => {
   for (const fixture of fixtures.filter(f => f.error !== undefined)) {
     it(`refuses ${fixture.file} with ${fixture.error ?? ''} (${fixture.note})`, async () => {
       const file = path.join(DIR, fixture.file)
-      let caught: unknown
-      try {
-        await readPickleFile(file)
-      } catch (err) {
-        caught = err
-      }
-      expect(caught).to.be.instanceOf(ServiceError)
-      const err = caught as ServiceError
+      const err = await serviceErrorOf(async () => await readPickleFile(file))
       expect(err.code).to.equal(fixture.error)
       expect(err.file).to.equal(file)
       expect(err.message).to.contain(file)

@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { ServiceError } from '../../src/errors.js'
 import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
 import { PyObject, PyTuple } from '../../src/pickle/values.js'
+import { serviceErrorOf } from '../helpers/errors.js'
 import { SHARED } from '../helpers/paths.js'
 
 const WILD = path.join(SHARED, 'wild')
@@ -48,14 +48,7 @@ describe('real model files from public repositories (../shared/wild)', () => {
       })
     } else {
       it(`refuses ${dir}/${file}, naming a refused global`, async () => {
-        let caught: unknown
-        try {
-          await readPickleFile(full)
-        } catch (err) {
-          caught = err
-        }
-        expect(caught).to.be.instanceOf(ServiceError)
-        const err = caught as ServiceError
+        const err = await serviceErrorOf(async () => await readPickleFile(full))
         expect(err.code).to.equal('ERR_PICKLE_GLOBAL_NOT_ALLOWED')
         expect(scan.refused_names.some(name => err.message.startsWith(`unsupported object '${name}' in ${full}`))).to.equal(true, err.message)
       })

@@ -1,8 +1,8 @@
 import { expect } from 'chai'
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import { ServiceError } from '../../src/errors.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
+import { serviceErrorOf } from '../helpers/errors.js'
 import { SHARED } from '../helpers/paths.js'
 import { expectClose } from '../helpers/close.js'
 
@@ -57,14 +57,7 @@ describe('parity on real model files from public repositories (../shared/wild)',
       })
     } else {
       it(`${dir}: fails at load with an error naming what is unsupported (${expected.status})`, async () => {
-        let caught: unknown
-        try {
-          await loadModel({ model, vectorizers })
-        } catch (err) {
-          caught = err
-        }
-        expect(caught).to.be.instanceOf(ServiceError)
-        const err = caught as ServiceError
+        const err = await serviceErrorOf(async () => await loadModel({ model, vectorizers }))
         expect(err.code).to.be.oneOf(['ERR_PICKLE_GLOBAL_NOT_ALLOWED', 'ERR_MODEL_UNSUPPORTED', 'ERR_MODEL_SHAPE'])
         expect(err.message).to.match(/unsupported object '|is not a supported|is not supported|features but the classifier expects/)
         expect(err.file).to.be.a('string')

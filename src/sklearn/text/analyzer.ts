@@ -5,7 +5,8 @@
  * instead of a list, so counting allocates nothing per feature beyond its string.
  */
 import { ServiceError } from '../../errors.js'
-import { WORD, codePoints, pyLower, pySplit, squeezeWhiteSpace, stripAccentsAscii, stripAccentsUnicode } from './python-str.js'
+import { codePoints, pyLower, pySplit, squeezeWhiteSpace, stripAccentsAscii, stripAccentsUnicode } from './python-str.js'
+import { forEachWordRun } from './word-runs.js'
 import { translatePythonPattern } from './python-regex.js'
 
 export interface AnalyzerOptions {
@@ -47,24 +48,7 @@ export function buildTokenizer (tokenPattern: string): (text: string) => string[
 /** Maximal runs of Python `\w` of at least `minLength` code points: what `\b\w\w+\b` finds. */
 function wordRuns (text: string, minLength: number): string[] {
   const out: string[] = []
-  let start = -1
-  let length = 0
-  let i = 0
-  while (i <= text.length) {
-    const cp = i < text.length ? text.codePointAt(i)! : -1
-    const width = cp > 0xffff ? 2 : 1
-    if (cp >= 0 && WORD.has(cp)) {
-      if (start < 0) {
-        start = i
-        length = 0
-      }
-      length++
-    } else if (start >= 0) {
-      if (length >= minLength) out.push(text.slice(start, i))
-      start = -1
-    }
-    i += width
-  }
+  forEachWordRun(text, minLength, (start, end) => { out.push(text.slice(start, end)) })
   return out
 }
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import request from 'supertest'
@@ -6,11 +7,23 @@ import { pyRound } from '../../src/http/rounding.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from '../../src/paths.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
 import type { Predictor } from '../../src/sklearn/predictor.js'
-import { FIXTURES } from '../helpers/paths.js'
+import { FIXTURES, ROOT } from '../helpers/paths.js'
 import { startService, type Service } from '../helpers/service.js'
 
 const TEXTS = (JSON.parse(readFileSync(path.join(FIXTURES, 'sklearn', 'texts.json'), 'utf8')) as { texts: string[] }).texts
   .filter(t => t.trim() !== '' || t.length > 0).slice(0, 120)
+
+/** Runs a command with `input` on stdin. */
+async function run (command: string, args: string[], input: string): Promise<{ stdout: string }> {
+  return await new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'inherit'] })
+    let stdout = ''
+    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+    child.on('error', reject)
+    child.on('close', () => resolve({ stdout }))
+    child.stdin.end(input)
+  })
+}
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -74,10 +87,14 @@ describe('the HTTP endpoints on the default model', function () {
     it('agrees with the batch form and with tfidf-serve predict on the same texts', async () => {
       const texts = TEXTS.slice(60, 90)
       const batch = (await request(service.app).post('/predict').send({ texts, batch_size: 4 }).expect(200)).body as { predictions: Array<{ prediction: string, confidence: number }> }
+      const { stdout } = await run(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli.js'), 'predict', '--format', 'jsonl'], texts.map(text => JSON.stringify({ text })).join('\n'))
+      const cli = stdout.trimEnd().split('\n').map(l => JSON.parse(l) as { label: string, confidence: number })
+      expect(cli).to.have.length(texts.length)
       for (const [i, text] of texts.entries()) {
         const single = (await request(service.app).post('/predict').send({ text }).expect(200)).body as { sentiment: string, confidence: number }
         expect(single.sentiment).to.equal(batch.predictions[i]!.prediction)
         expect(pyRound(single.confidence, 2)).to.equal(batch.predictions[i]!.confidence)
+        expect([cli[i]!.label, pyRound(cli[i]!.confidence, 4)]).to.deep.equal([single.sentiment, single.confidence])
       }
     })
   })

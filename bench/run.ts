@@ -68,6 +68,8 @@ async function startNoop (kind: 'express' | 'http'): Promise<Server> {
 
 async function loadRows (server: Server, label: string, model: string, scenarios: readonly Scenario[], texts: readonly string[], oracle: Oracle): Promise<Row[]> {
   const rows: Row[] = []
+  // A second of unrecorded load first, so the JIT has warmed up before anything is measured.
+  await runLoad(server.url, scenarios[0]!, 1, texts, undefined)
   for (const s of scenarios) {
     progress(`${label} ${model} ${s.name}: ${DURATION} s`)
     const f = await runLoad(server.url, s, DURATION, texts, oracle)

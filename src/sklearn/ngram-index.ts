@@ -8,8 +8,7 @@
 import { STOP_WORD, TokenTable, UNKNOWN, scanTokenIds } from './token-table.js'
 
 export class NgramIndex {
-  readonly #tokenIds = new Map<string, number>()
-  /** The same ids, looked up straight from the text; stop words marked. */
+  /** Token ids, looked up straight from the text; stop words marked. */
   readonly #table: TokenTable
   readonly #scratch = { ids: new Int32Array(256) }
   /** Feature of each token id as a unigram, or -1. */
@@ -22,6 +21,7 @@ export class NgramIndex {
   readonly #longer: ReadonlyMap<string, number> | undefined
 
   constructor (vocabulary: ReadonlyMap<string, number>, stopWords: ReadonlySet<string> | null) {
+    const tokenIds = new Map<string, number>()
     // Pass 1: token ids, and how many bigrams start with each token.
     const startsWith: number[] = []
     let longest = 1
@@ -29,14 +29,14 @@ export class NgramIndex {
       const parts = term.split(' ')
       longest = Math.max(longest, parts.length)
       for (const t of parts) {
-        if (!this.#tokenIds.has(t)) {
-          this.#tokenIds.set(t, this.#tokenIds.size)
+        if (!tokenIds.has(t)) {
+          tokenIds.set(t, tokenIds.size)
           startsWith.push(0)
         }
       }
-      if (parts.length === 2) startsWith[this.#tokenIds.get(parts[0]!)!]!++
+      if (parts.length === 2) startsWith[tokenIds.get(parts[0]!)!]!++
     }
-    const tokens = this.#tokenIds.size
+    const tokens = tokenIds.size
     this.#unigram = new Int32Array(tokens).fill(-1)
     this.#start = new Int32Array(tokens + 1)
     for (let t = 0; t < tokens; t++) this.#start[t + 1] = this.#start[t]! + startsWith[t]!
@@ -48,20 +48,20 @@ export class NgramIndex {
     for (const [term, feature] of vocabulary) {
       const space = term.indexOf(' ')
       if (space < 0) {
-        this.#unigram[this.#tokenIds.get(term)!] = feature
+        this.#unigram[tokenIds.get(term)!] = feature
       } else if (term.indexOf(' ', space + 1) < 0) {
-        const first = this.#tokenIds.get(term.slice(0, space))!
+        const first = tokenIds.get(term.slice(0, space))!
         const slot = fill[first]!++
-        this.#second[slot] = this.#tokenIds.get(term.slice(space + 1))!
+        this.#second[slot] = tokenIds.get(term.slice(space + 1))!
         this.#bigramFeature[slot] = feature
       }
     }
     for (let t = 0; t < tokens; t++) this.#sortRun(this.#start[t]!, this.#start[t + 1]!)
     this.#longer = longest > 2 ? vocabulary : undefined
     this.#table = new TokenTable(tokens + (stopWords?.size ?? 0))
-    // Stop words first: scikit-learn drops them before any look-up.
+    // Stop words first: scikit-learn drops them before any look-up (wordTokens already has on the string path).
     for (const w of stopWords ?? []) this.#table.add(w, STOP_WORD)
-    for (const [t, id] of this.#tokenIds) this.#table.add(t, id)
+    for (const [t, id] of tokenIds) this.#table.add(t, id)
   }
 
   /** Whether every vocabulary term has at most two tokens, so texts need no token strings. */
@@ -105,7 +105,8 @@ export class NgramIndex {
 
   /** The token's id, or -1 when no vocabulary term contains it. */
   tokenId (token: string): number {
-    return this.#tokenIds.get(token) ?? -1
+    const id = this.#table.lookup(token, 0, token.length)
+    return id === STOP_WORD ? UNKNOWN : id
   }
 
   #bigram (first: number, second: number): number {

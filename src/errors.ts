@@ -87,7 +87,3 @@ function formatMessage (text: string, file?: string, offset?: number): string {
   if (offset !== undefined) message += ` (byte ${offset})`
   return message
 }
-
-export function isServiceError (value: unknown): value is ServiceError {
-  return value instanceof ServiceError
-}

@@ -6,7 +6,6 @@
  * transposed on load, as joblib and numpy do when they hand it back.
  */
 import { ServiceError } from '../errors.js'
-import { latin1 } from './byte-reader.js'
 import { PyByteArray, PyTuple, type Buildable, type PyValue } from './values.js'
 
 export type NumericArray = Uint8Array | Int8Array | Int16Array | Int32Array | Uint16Array | Uint32Array |
@@ -359,7 +358,6 @@ export function numpyFromBuffer (buffer: PyValue, dtype: PyValue, shape: PyValue
   return array
 }
 
-export { latin1 }
 
 /** numpy.ma.MaskedArray: the data as an NdArray plus its boolean mask. */
 export class MaskedArray extends NdArray {

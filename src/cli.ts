@@ -124,6 +124,7 @@ async function inspect (argv: string[]): Promise<void> {
   process.stdout.write(JSON.stringify({
     classifier: info.classifier,
     vectorizer: info.vectorizer,
+    steps: info.steps,
     classes: info.classes,
     n_features: info.nFeatures,
     confidence: info.confidence,

@@ -4,6 +4,7 @@
  * that failed to load as data.
  */
 import type { ErrorCode } from '../errors.js'
+import type { ConfidenceMethod } from '../sklearn/estimator.js'
 
 export interface WorkerInit {
   readonly modelPath: string
@@ -26,7 +27,7 @@ export interface ModelStatus {
   readonly vectorizer: string
   readonly classes: readonly string[]
   readonly nFeatures: number
-  readonly confidence: 'predict_proba' | 'decision_function'
+  readonly confidence: ConfidenceMethod
   readonly loadMs: number
   readonly notes: readonly string[]
 }

@@ -1,19 +1,32 @@
 /**
- * Model files to a Predictor: a classifier file with its vectorizer file(s), or one
- * file holding both (a Pipeline, or a tuple, list or dict bundle, as notebooks save).
+ * Model files to a Predictor: a classifier file with its vectorizer file(s), or one file
+ * holding everything (a Pipeline, or a tuple, list or dict bundle, as notebooks save).
+ *
+ * Decoding (files -> ModelState: plain data and typed arrays) is separate from creating
+ * (ModelState -> Predictor), so a model decoded once can be created anywhere.
  */
 import { ServiceError } from '../errors.js'
 import { readPickleFile, type ReadPickleOptions } from '../pickle/read-pickle-file.js'
 import { PyObject, PyTuple, type PyValue } from '../pickle/values.js'
-import { buildClassifier, buildVectorizer, describe, isClassifierRecord, isVectorizerRecord, sklearnClass } from './from-pickle.js'
+import type { Classifier, EstimatorState, Step, Vectorizer } from './estimator.js'
 import { TextClassifier } from './predictor.js'
-import type { TextVectorizer } from './vectorizer.js'
+import { describe, sklearnClass, unsupported } from './record.js'
+import { buildEstimator, createEstimator, roleOf } from './registry.js'
 
 export interface ModelPaths {
   /** The classifier, a Pipeline, or a bundle holding vectorizer and classifier. */
   readonly model: string
-  /** Vectorizer file(s), in pipeline order (CountVectorizer then TfidfTransformer); unused when the model holds one. */
+  /** Vectorizer file(s), in pipeline order (e.g. CountVectorizer then TfidfTransformer); unused when the model holds one. */
   readonly vectorizers?: readonly string[]
+}
+
+/** A whole model as plain data: what `createPredictor` needs, and nothing that cannot be cloned. */
+export interface ModelState {
+  readonly vectorizer: EstimatorState
+  readonly steps: readonly EstimatorState[]
+  readonly classifier: EstimatorState
+  /** The scikit-learn version each file was written by (`_sklearn_version`), by file. */
+  readonly sklearnVersions: Readonly<Record<string, string>>
 }
 
 export interface LoadedModel {
@@ -22,38 +35,28 @@ export interface LoadedModel {
   readonly notes: readonly string[]
 }
 
-interface Parts {
-  readonly vectorizers: PyValue[]
-  readonly classifier: PyValue | undefined
-}
-
 function pipelineSteps (pipeline: PyObject): PyValue[] {
   const steps = pipeline.get('steps')
-  if (!Array.isArray(steps)) throw new ServiceError('ERR_MODEL_UNSUPPORTED', 'Pipeline has no steps list')
+  if (!Array.isArray(steps)) return unsupported('Pipeline has no steps list')
   return steps
     .map(step => step instanceof PyTuple && step.length >= 2 ? step.items[1] : undefined)
     .filter(est => est !== null && est !== 'passthrough' && est !== undefined)
 }
 
-/** The vectorizer stages and the classifier a loaded value holds. */
-function split (value: PyValue): Parts {
-  if (sklearnClass(value) === 'Pipeline') {
-    const steps = pipelineSteps(value as PyObject)
-    const last = steps[steps.length - 1]
-    if (last !== undefined && isVectorizerRecord(last)) return { vectorizers: steps, classifier: undefined }
-    const vectorizers = steps.slice(0, -1)
-    for (const step of vectorizers) {
-      if (!isVectorizerRecord(step)) throw new ServiceError('ERR_MODEL_UNSUPPORTED', `Pipeline step ${describe(step)} is not supported (only vectorizers before the classifier)`)
-    }
-    return { vectorizers, classifier: last }
-  }
-  const items = value instanceof PyTuple ? [...value.items] : Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : undefined
-  if (items === undefined) return isVectorizerRecord(value) ? { vectorizers: [value], classifier: undefined } : { vectorizers: [], classifier: value }
-  const parts = items.filter(item => item instanceof PyObject).map(split)
-  const vectorizers = parts.flatMap(p => p.vectorizers)
-  const classifiers = parts.map(p => p.classifier).filter(c => c !== undefined && isClassifierRecord(c))
-  if (classifiers.length > 1) throw new ServiceError('ERR_MODEL_UNSUPPORTED', `the bundle holds ${classifiers.length} classifiers (${classifiers.map(describe).join(', ')}); keep one`)
-  return { vectorizers, classifier: classifiers[0] }
+/** A value's estimators in pipeline order, Pipelines flattened; bundles give every estimator they hold. */
+function stagesOf (value: PyValue): PyValue[] {
+  if (sklearnClass(value) === 'Pipeline') return pipelineSteps(value as PyObject).flatMap(stagesOf)
+  if (value instanceof PyObject) return [value]
+  const items = value instanceof PyTuple ? [...value.items] : Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : []
+  return items.filter(item => item instanceof PyObject).flatMap(stagesOf)
+}
+
+/** Splits stages into the text side (vectorizer and steps) and the one classifier. */
+function split (stages: PyValue[]): { text: PyValue[], classifier: PyValue | undefined } {
+  const text = stages.filter(s => roleOf(s) === 'vectorizer' || roleOf(s) === 'step')
+  const others = stages.filter(s => !text.includes(s))
+  if (others.length > 1) unsupported(`the file holds ${others.length} estimators that are not vectorizers or pipeline steps (${others.map(describe).join(', ')}); keep one classifier`)
+  return { text, classifier: others[0] }
 }
 
 function versionOf (value: PyValue): string | undefined {
@@ -78,60 +81,92 @@ function inFile<T> (file: string, build: () => T): T {
   }
 }
 
+/** The text-side stages as one vectorizer state and the step states after it. */
+function buildTextSide (stages: readonly PyValue[]): { vectorizer: EstimatorState, steps: EstimatorState[] } {
+  const [first, ...rest] = stages
+  if (roleOf(first) !== 'vectorizer') {
+    return unsupported(first === undefined ? 'no vectorizer found' : `${describe(first)} cannot come first: the first stage must be a vectorizer`)
+  }
+  return { vectorizer: buildEstimator('vectorizer', first), steps: rest.map(s => buildEstimator('step', s, 'Pipeline step')) }
+}
+
 /**
- * Loads and checks a model.
+ * Reads and checks model files into a ModelState.
  * @throws ServiceError naming the file and the problem: unreadable, refused global,
- * unsupported estimator, or a vectorizer whose feature count differs from the classifier's.
+ * unsupported estimator, or arrays that do not fit together.
  */
-export async function loadModel (paths: ModelPaths, options: ReadPickleOptions = {}): Promise<LoadedModel> {
+export async function decodeModel (paths: ModelPaths, options: ReadPickleOptions = {}): Promise<{ state: ModelState, notes: string[] }> {
+  const { state, notes } = await decode(paths, options)
+  return { state, notes }
+}
+
+/** Decodes and creates once: the predictor made to check the feature counts is kept. */
+async function decode (paths: ModelPaths, options: ReadPickleOptions): Promise<{ state: ModelState, predictor: TextClassifier, notes: string[] }> {
   const notes: string[] = []
   const model = await readPickleFile(paths.model, options)
-  const parts = inFile(paths.model, () => split(model))
-  if (parts.classifier === undefined) {
-    throw new ServiceError('ERR_MODEL_UNSUPPORTED', `no classifier found (the file holds ${describe(model)})`, { file: paths.model })
-  }
   const versions: Record<string, string> = {}
   const modelVersion = versionOf(model)
   if (modelVersion !== undefined) versions[paths.model] = modelVersion
-  let vectorizer: TextVectorizer
-  let vectorizerFile: string
-  if (parts.vectorizers.length > 0) {
-    vectorizerFile = paths.model
-    if ((paths.vectorizers ?? []).length > 0) notes.push(`${paths.model} holds its own vectorizer; ignoring ${(paths.vectorizers ?? []).join(', ')}`)
-    vectorizer = inFile(paths.model, () => buildVectorizer(parts.vectorizers))
+  const parts = inFile(paths.model, () => split(stagesOf(model)))
+  if (parts.classifier === undefined) {
+    throw new ServiceError('ERR_MODEL_UNSUPPORTED', `no classifier found (the file holds ${describe(model)})`, { file: paths.model })
+  }
+  const files = paths.vectorizers ?? []
+  let textStages = parts.text
+  let textFile = paths.model
+  if (parts.text.some(s => roleOf(s) === 'vectorizer')) {
+    if (files.length > 0) notes.push(`${paths.model} holds its own vectorizer; ignoring ${files.join(', ')}`)
   } else {
-    const files = paths.vectorizers ?? []
     if (files.length === 0) throw new ServiceError('ERR_MODEL_UNSUPPORTED', 'the model holds no vectorizer and no vectorizer file was given', { file: paths.model })
-    const stages: PyValue[] = []
+    const fromFiles: PyValue[] = []
     for (const file of files) {
       const value = await readPickleFile(file, options)
       const v = versionOf(value)
       if (v !== undefined) versions[file] = v
-      const found = inFile(file, () => split(value)).vectorizers
-      if (found.length === 0) throw new ServiceError('ERR_MODEL_UNSUPPORTED', `no vectorizer found (the file holds ${describe(value)})`, { file })
-      stages.push(...found)
+      const found = inFile(file, () => split(stagesOf(value)))
+      if (found.text.length === 0) throw new ServiceError('ERR_MODEL_UNSUPPORTED', `no vectorizer found (the file holds ${describe(value)})`, { file })
+      fromFiles.push(...found.text)
     }
-    vectorizerFile = files.join(', ')
-    vectorizer = inFile(files[0]!, () => buildVectorizer(stages))
+    textStages = [...fromFiles, ...parts.text]
+    textFile = files[0]!
   }
-  const { classifier, classes } = inFile(paths.model, () => buildClassifier(parts.classifier))
-  if (classifier.nFeatures !== vectorizer.nFeatures) {
-    throw new ServiceError('ERR_MODEL_SHAPE', `the vectorizer (${vectorizerFile}) has ${vectorizer.nFeatures} features but the classifier expects ${classifier.nFeatures}`, { file: paths.model })
-  }
-  const predictor = new TextClassifier(vectorizer, classifier, classes, { vectorizerParams: vectorizerParams(vectorizer), sklearnVersions: versions })
-  return { predictor, notes }
+  const text = inFile(textFile, () => buildTextSide(textStages))
+  const classifier = inFile(paths.model, () => buildEstimator('classifier', parts.classifier))
+  const state: ModelState = { ...text, classifier, sklearnVersions: versions }
+  const predictor = inFile(paths.model, () => createPredictor(state)) // checks that the feature counts agree
+  return { state, predictor, notes }
 }
 
-function vectorizerParams (v: TextVectorizer): Record<string, unknown> {
-  const { tfidf, binary, float32, analyzerOptions: a } = v.options
-  return {
-    analyzer: a.analyzer,
-    ngram_range: a.ngramRange,
-    lowercase: a.lowercase,
-    strip_accents: a.stripAccents,
-    ...(a.analyzer === 'word' ? { token_pattern: a.tokenPattern, stop_words: a.stopWords === null ? null : a.stopWords.size } : {}),
-    binary,
-    dtype: float32 ? 'float32' : 'float64',
-    ...(tfidf === null ? {} : { norm: tfidf.norm, use_idf: tfidf.idf !== null, sublinear_tf: tfidf.sublinearTf })
+/**
+ * The working predictor for a decoded model.
+ * @throws ServiceError ERR_MODEL_SHAPE when a stage's output width differs from what the next expects.
+ */
+export function createPredictor (state: ModelState): TextClassifier {
+  const vectorizer = createEstimator('vectorizer', state.vectorizer)
+  const steps = state.steps.map(s => createEstimator('step', s))
+  const classifier = createEstimator('classifier', state.classifier)
+  checkWidths(vectorizer, steps, classifier)
+  return new TextClassifier(vectorizer, steps, classifier, state.sklearnVersions)
+}
+
+function checkWidths (vectorizer: Vectorizer, steps: readonly Step[], classifier: Classifier): void {
+  let width = vectorizer.nFeatures
+  let from = `the vectorizer (${vectorizer.kind})`
+  for (const step of steps) {
+    // -1: a step that takes any width (Normalizer, a TfidfTransformer without idf).
+    if (step.nFeaturesIn >= 0 && step.nFeaturesIn !== width) {
+      throw new ServiceError('ERR_MODEL_SHAPE', `${from} has ${width} features but ${step.kind} expects ${step.nFeaturesIn}`)
+    }
+    if (step.nFeaturesOut >= 0) width = step.nFeaturesOut
+    from = step.kind
   }
+  if (classifier.nFeatures !== width) {
+    throw new ServiceError('ERR_MODEL_SHAPE', `${from} has ${width} features but the classifier expects ${classifier.nFeatures}`)
+  }
+}
+
+/** Loads, checks and creates a model in one call. */
+export async function loadModel (paths: ModelPaths, options: ReadPickleOptions = {}): Promise<LoadedModel> {
+  const { predictor, notes } = await decode(paths, options)
+  return { predictor, notes }
 }

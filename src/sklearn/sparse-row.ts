@@ -5,4 +5,13 @@
 export interface SparseRow {
   readonly indices: Int32Array
   readonly values: Float64Array
+  /** The row's dtype is float32: its values are float32 numbers and float32 arithmetic follows. */
+  readonly float32: boolean
+}
+
+/** A dense row (e.g. TruncatedSVD's output) as a row holding every column, in order. */
+export function denseRow (values: Float64Array, float32 = false): SparseRow {
+  const indices = new Int32Array(values.length)
+  for (let j = 0; j < indices.length; j++) indices[j] = j
+  return { indices, values, float32 }
 }

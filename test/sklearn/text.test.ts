@@ -87,7 +87,7 @@ describe('Python text semantics', () => {
           lowercase: (params.lowercase as boolean) ?? true,
           stripAccents: (params.strip_accents as AnalyzerOptions['stripAccents']) ?? null,
           tokenPattern: '(?u)\\b\\w\\w+\\b',
-          stopWords: params.stop_words === 'english' ? new Set(ENGLISH_STOP_WORDS) : null,
+          stopWords: params.stop_words === 'english' ? [...ENGLISH_STOP_WORDS] : null,
           ngramRange: (params.ngram_range as [number, number]) ?? [1, 1]
         }
         const analyze = buildAnalyzer(options)

@@ -14,7 +14,8 @@ export interface AnalyzerOptions {
   readonly lowercase: boolean
   readonly stripAccents: 'ascii' | 'unicode' | null
   readonly tokenPattern: string
-  readonly stopWords: ReadonlySet<string> | null
+  /** Plain data (a list), so options can sit in a model's state; made a Set where used. */
+  readonly stopWords: readonly string[] | null
   readonly ngramRange: readonly [number, number]
 }
 
@@ -64,7 +65,7 @@ export function planWordRuns (options: AnalyzerOptions): WordRunPlan | undefined
   if (options.analyzer !== 'word') return undefined
   const minLength = translatePythonPattern(options.tokenPattern).wordRunMinLength
   if (minLength === undefined) return undefined
-  return { preprocess: buildPreprocessor(options), minLength, stopWords: options.stopWords }
+  return { preprocess: buildPreprocessor(options), minLength, stopWords: options.stopWords === null ? null : new Set(options.stopWords) }
 }
 
 /** The word analyzer's tokens after stop words, for a `\w`-run plan. */
@@ -83,7 +84,7 @@ export function buildAnalyzer (options: AnalyzerOptions): Analyzer {
   if (options.analyzer === 'char') return (text, emit) => charNgrams(squeezeWhiteSpace(preprocess(text)), minN, maxN, emit)
   if (options.analyzer === 'char_wb') return (text, emit) => charWbNgrams(squeezeWhiteSpace(preprocess(text)), minN, maxN, emit)
   const tokenize = buildTokenizer(options.tokenPattern)
-  const stopWords = options.stopWords
+  const stopWords = options.stopWords === null ? null : new Set(options.stopWords)
   return (text, emit) => {
     let tokens = tokenize(preprocess(text))
     if (stopWords !== null) tokens = tokens.filter(t => !stopWords.has(t))

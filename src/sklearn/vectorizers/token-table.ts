@@ -4,7 +4,7 @@
  * is made and no string is hashed by the engine. Stop words are in the table too, marked,
  * because removing them changes which tokens are adjacent in n-grams.
  */
-import { forEachWordRun } from './text/word-runs.js'
+import { forEachWordRun } from '../text/word-runs.js'
 
 export const UNKNOWN = -1
 export const STOP_WORD = -2

@@ -1,0 +1,150 @@
+/**
+ * scikit-learn's linear classifiers (LinearClassifierMixin): LogisticRegression(CV),
+ * LinearSVC, SGDClassifier, RidgeClassifier(CV), Perceptron, PassiveAggressiveClassifier.
+ * decision = X @ coef_.T + intercept_ (scipy's csr_matvecs order: row entries in
+ * stored order, intercept added after), predict = decision > 0 or argmax.
+ */
+import { SparseMatrix } from '../../pickle/scipy-sparse.js'
+import type { PyObject } from '../../pickle/values.js'
+import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
+import { argmax, expit, numpySum, softmaxInPlace, sparseDotPlus } from '../math.js'
+import { attr, attrOf, describe, forEachEntry, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported } from '../record.js'
+import type { SparseRow } from '../sparse-row.js'
+
+/**
+ * - `ovr`: expit of each decision, normalised over classes (LogisticRegression ovr,
+ *   SGDClassifier log_loss: `_predict_proba_lr`);
+ * - `multinomial`: softmax of the decisions ([-d, d] for two classes);
+ * - `modified_huber`: SGDClassifier's clipped (d + 1) / 2;
+ * - `none`: no predict_proba.
+ */
+export type ProbaKind = 'ovr' | 'multinomial' | 'modified_huber' | 'none'
+
+export interface LinearState extends EstimatorState {
+  readonly classes: readonly string[]
+  /** coef_ transposed: nFeatures rows of nOutputs values (nOutputs is 1 for two classes). */
+  readonly coefT: Float64Array
+  readonly intercept: Float64Array
+  readonly nFeatures: number
+  readonly proba: ProbaKind
+  readonly params: Readonly<Record<string, unknown>>
+}
+
+/** coef_ (dense or sparsified) as nFeatures rows of nOutputs values. */
+export function transposedCoef (value: unknown, owner: string): { coefT: Float64Array, outputs: number, features: number } {
+  if (value instanceof SparseMatrix) {
+    const [outputs, features] = value.shape
+    const coefT = new Float64Array(outputs * features)
+    forEachEntry(value, `${owner}.coef_`, (k, j, v) => { coefT[j * outputs + k] = v })
+    return { coefT, outputs, features }
+  }
+  const array = numericArray(value, `${owner}.coef_`, 2)
+  const [outputs, features] = array.shape as [number, number]
+  const flat = toFloat64(array, `${owner}.coef_`)
+  const coefT = new Float64Array(outputs * features)
+  for (let k = 0; k < outputs; k++) for (let j = 0; j < features; j++) coefT[j * outputs + k] = flat[k * features + j]!
+  return { coefT, outputs, features }
+}
+
+export function readIntercept (value: unknown, outputs: number, owner: string): Float64Array {
+  if (typeof value === 'number') return new Float64Array(outputs).fill(value)
+  const array = numericArray(value, `${owner}.intercept_`, 1)
+  if (array.size !== outputs) shapeError(`${owner}.intercept_ has ${array.size} values for ${outputs} rows of coef_`)
+  return toFloat64(array, `${owner}.intercept_`).slice()
+}
+
+function logisticProba (obj: PyObject, nClasses: number): ProbaKind {
+  let multiClass = param(obj, 'multi_class', 'auto')
+  if (multiClass === 'deprecated') multiClass = 'auto'
+  const solver = param(obj, 'solver', 'lbfgs')
+  if (multiClass === 'ovr' || multiClass === 'warn') return 'ovr'
+  if (multiClass === 'auto') return nClasses <= 2 || solver === 'liblinear' ? 'ovr' : 'multinomial'
+  if (multiClass === 'multinomial') return 'multinomial'
+  return unsupported(`${obj.name}.multi_class is ${describe(multiClass)}`)
+}
+
+function build (obj: PyObject): LinearState {
+  const name = obj.name
+  const classesValue = name.startsWith('RidgeClassifier') && !obj.has('classes_')
+    ? attr(recordAttr(obj, '_label_binarizer'), 'classes_')
+    : attr(obj, 'classes_')
+  const classes = readClasses(classesValue, name)
+  const { coefT, outputs, features } = transposedCoef(attr(obj, 'coef_'), name)
+  const expected = classes.length === 2 ? 1 : classes.length
+  if (outputs !== expected) shapeError(`${name}.coef_ has ${outputs} rows for ${classes.length} classes`)
+  let proba: ProbaKind = 'none'
+  const params: Record<string, unknown> = {}
+  if (name.startsWith('LogisticRegression')) {
+    proba = logisticProba(obj, classes.length)
+    params.multi_class = proba === 'ovr' ? 'ovr' : 'multinomial'
+    params.solver = param(obj, 'solver', null)
+    params.C = param(obj, 'C', null)
+  } else if (name === 'SGDClassifier') {
+    const loss = param(obj, 'loss', 'hinge')
+    params.loss = loss
+    proba = loss === 'log_loss' || loss === 'log' ? 'ovr' : loss === 'modified_huber' ? 'modified_huber' : 'none'
+  }
+  const intercept = readIntercept(attrOf(obj, ['intercept_']), outputs, name)
+  return { type: 'linear', kind: name, classes, coefT, intercept, nFeatures: features, proba, params }
+}
+
+/** SGDClassifier.predict_proba for loss='modified_huber'. */
+function modifiedHuberProba (decision: Float64Array, nClasses: number): Float64Array {
+  const clip = (d: number): number => (Math.min(1, Math.max(-1, d)) + 1) / 2
+  if (decision.length === 1) {
+    const p = clip(decision[0]!)
+    return Float64Array.of(1 - p, p)
+  }
+  const p = decision.map(clip)
+  let sum = numpySum(p)
+  if (sum === 0) {
+    p.fill(1)
+    sum = nClasses
+  }
+  return p.map(v => v / sum)
+}
+
+function probaOf (kind: ProbaKind, decision: Float64Array, nClasses: number): Float64Array | undefined {
+  switch (kind) {
+    case 'none': return undefined
+    case 'ovr': {
+      if (decision.length === 1) {
+        const p = expit(decision[0]!)
+        return Float64Array.of(1 - p, p)
+      }
+      const p = decision.map(expit)
+      const sum = numpySum(p)
+      return p.map(v => v / sum)
+    }
+    case 'multinomial':
+      return softmaxInPlace(decision.length === 1 ? Float64Array.of(-decision[0]!, decision[0]!) : decision.slice())
+    case 'modified_huber': return modifiedHuberProba(decision, nClasses)
+  }
+}
+
+function create (state: LinearState): Classifier {
+  const { coefT, intercept, proba, classes } = state
+  const outputs = intercept.length
+  return {
+    kind: state.kind,
+    nFeatures: state.nFeatures,
+    classes,
+    hasProba: proba !== 'none',
+    hasDecision: true,
+    confidence: proba !== 'none' ? 'predict_proba' : 'decision_function',
+    params: state.params,
+    score: (row: SparseRow): Scores => {
+      const decision = sparseDotPlus(row.indices, row.values, coefT, outputs, intercept)
+      const classIndex = decision.length === 1 ? (decision[0]! > 0 ? 1 : 0) : argmax(decision)
+      return { classIndex, decision, proba: probaOf(proba, decision, classes.length) }
+    }
+  }
+}
+
+export const linearClassifier = defineEstimator<LinearState, 'classifier'>({
+  type: 'linear',
+  role: 'classifier',
+  names: ['LogisticRegression', 'LogisticRegressionCV', 'LinearSVC', 'SGDClassifier', 'RidgeClassifier', 'RidgeClassifierCV', 'Perceptron', 'PassiveAggressiveClassifier'],
+  build,
+  create
+})

@@ -1,0 +1,109 @@
+/**
+ * The estimator layer's contracts. Every scikit-learn class we serve is one module (or one
+ * module per close family) that says how its pickle record becomes *state* and how state
+ * becomes a working object:
+ *
+ *   pickle record --build--> state (plain data + typed arrays) --create--> Vectorizer | Step | Classifier
+ *
+ * State holds no functions, classes or per-feature/per-node objects: only numbers, strings,
+ * booleans, typed arrays, arrays of those and nested states. So a model can be built once
+ * and its state handed to any thread (structured clone, or typed arrays placed in shared
+ * memory) without a case per estimator. The runtime objects keep their scratch buffers.
+ */
+import type { PyObject } from '../pickle/values.js'
+import type { SparseRow } from './sparse-row.js'
+
+/** What a module's `build` returns; `type` names the module that can `create` it. */
+export interface EstimatorState {
+  readonly type: string
+  /** The scikit-learn class name, e.g. 'SVC'. */
+  readonly kind: string
+}
+
+/** Text to a feature row (CountVectorizer, TfidfVectorizer, HashingVectorizer, FeatureUnion, ...). */
+export interface Vectorizer {
+  /** e.g. 'TfidfVectorizer', 'FeatureUnion(TfidfVectorizer, TfidfVectorizer)'. */
+  readonly kind: string
+  readonly nFeatures: number
+  /** The parameters worth showing in `inspect`. */
+  readonly params: Readonly<Record<string, unknown>>
+  /** The text's row as scikit-learn's `transform([text])` holds it (entry order included). */
+  transform: (text: string) => SparseRow
+}
+
+/** A Pipeline step between vectorizer and classifier: one row in, one row out. */
+export interface Step {
+  readonly kind: string
+  readonly nFeaturesIn: number
+  readonly nFeaturesOut: number
+  readonly params: Readonly<Record<string, unknown>>
+  transform: (row: SparseRow) => SparseRow
+}
+
+/**
+ * How a model's confidence is derived (DECISIONS.md 16): its `predict_proba`, the
+ * pseudo-probabilities of its decision values, or (hard voting) the weighted share of votes.
+ */
+export type ConfidenceMethod = 'predict_proba' | 'decision_function' | 'votes'
+
+/** One row's outputs, arrays in `classes` order. */
+export interface Scores {
+  /** Index into `classes` of the label scikit-learn's `predict` returns. */
+  readonly classIndex: number
+  /** `predict_proba`, when the model has it. */
+  readonly proba: Float64Array | undefined
+  /** `decision_function` as scikit-learn returns it (one value for two classes), when the model has it. */
+  readonly decision: Float64Array | undefined
+  /** Set when the confidence is not derived from `proba` or `decision` (hard voting's share of votes). */
+  readonly confidence?: number
+}
+
+/** A fitted classifier over feature rows. */
+export interface Classifier {
+  readonly kind: string
+  readonly nFeatures: number
+  /** The labels as Python's str() prints each, in `classes_` order. */
+  readonly classes: readonly string[]
+  readonly hasProba: boolean
+  readonly hasDecision: boolean
+  readonly confidence: ConfidenceMethod
+  readonly params: Readonly<Record<string, unknown>>
+  score: (row: SparseRow) => Scores
+}
+
+export type Role = 'vectorizer' | 'step' | 'classifier'
+
+export interface RuntimeOf {
+  vectorizer: Vectorizer
+  step: Step
+  classifier: Classifier
+}
+
+/** Builds inner estimators through the registry (ensembles, unions, meta-estimators). */
+export interface BuildContext {
+  build: <R extends Role>(role: R, value: unknown, where: string) => EstimatorState
+}
+
+/** Creates inner estimators from their state through the registry. */
+export interface CreateContext {
+  create: <R extends Role>(role: R, state: EstimatorState) => RuntimeOf[R]
+}
+
+/**
+ * One estimator module: the class names it serves, how a record of one becomes state, and
+ * how state becomes a working object.
+ */
+export interface EstimatorModule<S extends EstimatorState = EstimatorState, R extends Role = Role> {
+  /** Unique; written into every state this module builds. */
+  readonly type: string
+  readonly role: R
+  readonly names: readonly string[]
+  // Method syntax: the table holds modules of every state type side by side.
+  build (record: PyObject, ctx: BuildContext): S
+  create (state: S, ctx: CreateContext): RuntimeOf[R]
+}
+
+/** Declares a module with its state type checked against its two functions. */
+export function defineEstimator<S extends EstimatorState, R extends Role> (module: EstimatorModule<S, R>): EstimatorModule<S, R> {
+  return Object.freeze(module)
+}

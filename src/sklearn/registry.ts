@@ -1,0 +1,74 @@
+/**
+ * The one table of estimators: every scikit-learn class we serve, by name, with the module
+ * that builds its state and creates it. The loader, ensembles and meta-estimators build
+ * through it, and the "not supported" messages list what it holds, so adding an estimator
+ * is one module plus one line here.
+ */
+import assert from 'node:assert'
+import type { PyValue } from '../pickle/values.js'
+import { PyObject } from '../pickle/values.js'
+import { linearClassifier } from './classifiers/linear.js'
+import { naiveBayes } from './classifiers/naive-bayes.js'
+import type { BuildContext, CreateContext, EstimatorModule, EstimatorState, Role, RuntimeOf } from './estimator.js'
+import { describe, sklearnClass, unsupported } from './record.js'
+import { tfidfTransformer } from './vectorizers/tfidf-transformer.js'
+import { vocabularyVectorizer } from './vectorizers/vocabulary-vectorizer.js'
+
+const MODULES: readonly EstimatorModule[] = [
+  vocabularyVectorizer,
+  tfidfTransformer,
+  linearClassifier,
+  naiveBayes
+]
+
+/** Classes refused by name, with the reason a user needs. */
+const REFUSED: ReadonlyMap<string, string> = new Map([
+  ['KNeighborsClassifier', "KNeighborsClassifier is not supported: its ties between equally distant neighbours follow numpy's selection order, which cannot be reproduced exactly"],
+  ['RadiusNeighborsClassifier', 'RadiusNeighborsClassifier is not supported: neighbour searches cannot be reproduced exactly'],
+  ['ColumnTransformer', 'ColumnTransformer is not supported: it selects columns of a table, and tfidf-serve classifies text (use a FeatureUnion of vectorizers)']
+])
+
+const BY_NAME: ReadonlyMap<string, EstimatorModule> = new Map(MODULES.flatMap(m => m.names.map(name => [name, m] as const)))
+const BY_TYPE: ReadonlyMap<string, EstimatorModule> = new Map(MODULES.map(m => [m.type, m] as const))
+assert.equal(BY_TYPE.size, MODULES.length, 'estimator module types are unique')
+
+/** The class names served in a role, for messages and README. */
+export function supportedNames (role: Role): string[] {
+  return MODULES.filter(m => m.role === role).flatMap(m => m.names)
+}
+
+/** The role a record's class plays, or undefined when it is not served. */
+export function roleOf (value: PyValue): Role | undefined {
+  const name = sklearnClass(value)
+  return name === undefined ? undefined : BY_NAME.get(name)?.role
+}
+
+const ROLE_WORDS: Readonly<Record<Role, string>> = { vectorizer: 'vectorizer', step: 'pipeline step', classifier: 'classifier' }
+
+const buildContext: BuildContext = { build: (role, value, where) => buildEstimator(role, value, where) }
+const createContext: CreateContext = { create: (role, state) => createEstimator(role, state) }
+
+/**
+ * A record to the state of the estimator it holds, in `role`.
+ * @param where names the place for messages, e.g. 'VotingClassifier.estimators_[1]'.
+ * @throws ServiceError ERR_MODEL_UNSUPPORTED naming the class (and what is served), or
+ * ERR_MODEL_SHAPE naming an attribute whose arrays do not fit.
+ */
+export function buildEstimator (role: Role, value: PyValue, where = ''): EstimatorState {
+  const name = sklearnClass(value)
+  const prefix = where === '' ? '' : `${where}: `
+  const refused = name === undefined ? undefined : REFUSED.get(name)
+  if (refused !== undefined) unsupported(prefix + refused)
+  const module = name === undefined ? undefined : BY_NAME.get(name)
+  if (module === undefined || module.role !== role) {
+    return unsupported(`${prefix}${describe(value)} is not a supported ${ROLE_WORDS[role]} (${supportedNames(role).join(', ')})`)
+  }
+  return module.build(value as PyObject, buildContext)
+}
+
+/** The working estimator for a state made by `buildEstimator`. */
+export function createEstimator<R extends Role> (role: R, state: EstimatorState): RuntimeOf[R] {
+  const module = BY_TYPE.get(state.type)
+  assert(module !== undefined && module.role === role, `no ${role} module for state type ${state.type}`)
+  return module.create(state, createContext) as RuntimeOf[R]
+}

@@ -1,0 +1,174 @@
+/**
+ * CountVectorizer and TfidfVectorizer: `transform` of one text as scikit-learn computes it.
+ * Counts of the analyzer's features found in `vocabulary_`, indices sorted (`_count_vocab`
+ * then `sort_indices`), `binary` sets every count to 1; a TfidfVectorizer then applies its
+ * TfidfTransformer (tfidf-transformer.ts) in the vectorizer's float dtype.
+ *
+ * The vocabulary is kept in state as packed UTF-16 code units (term-list.ts), not as a
+ * Map of strings, so state stays plain typed data; the look-up tables are made on create.
+ */
+import { PyObject } from '../../pickle/values.js'
+import { defineEstimator, type EstimatorState, type Vectorizer } from '../estimator.js'
+import { attr, bool, describe, dtypeName, param, setItems, shapeError, unsupported } from '../record.js'
+import type { SparseRow } from '../sparse-row.js'
+import { buildAnalyzer, planWordRuns, wordTokens, type AnalyzerOptions } from '../text/analyzer.js'
+import { ENGLISH_STOP_WORDS } from '../text/unicode-tables.js'
+import { FeatureCounter } from './feature-counter.js'
+import { NgramIndex } from './ngram-index.js'
+import { packTerms, unpackTerms, type TermList } from './term-list.js'
+import { applyTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
+
+export interface VocabularyVectorizerState extends EstimatorState {
+  readonly analyzer: AnalyzerOptions
+  readonly vocabulary: TermList
+  readonly binary: boolean
+  /** dtype float32: counts and TF-IDF arithmetic are rounded to float32. */
+  readonly float32: boolean
+  readonly tfidf: TfidfState | null
+}
+
+function stopWords (obj: PyObject): string[] | null {
+  const v = param(obj, 'stop_words', null)
+  if (v === null) return null
+  if (v === 'english') return [...ENGLISH_STOP_WORDS]
+  if (typeof v === 'string') return unsupported(`${obj.name}.stop_words '${v}' is not a built-in stop list`)
+  const words = setItems(v)
+  if (words === undefined || words.some(w => typeof w !== 'string')) return unsupported(`${obj.name}.stop_words is ${describe(v)}`)
+  return words as string[]
+}
+
+function ngramRange (obj: PyObject): [number, number] {
+  const v = param(obj, 'ngram_range', null)
+  if (v === null) return [1, 1]
+  const [a, b] = setItems(v) ?? []
+  if (typeof a !== 'number' || typeof b !== 'number') return unsupported(`${obj.name}.ngram_range is ${describe(v)}`)
+  return [a, b]
+}
+
+/** The analyzer's options; refuses anything a file cannot carry (callables, file input). */
+export function readAnalyzerOptions (obj: PyObject): AnalyzerOptions {
+  for (const name of ['preprocessor', 'tokenizer']) {
+    const v = param(obj, name, null)
+    if (v !== null) unsupported(`${obj.name}.${name} is the callable ${describe(v)}, which cannot be served without Python`)
+  }
+  const analyzer = param(obj, 'analyzer', 'word')
+  if (analyzer !== 'word' && analyzer !== 'char' && analyzer !== 'char_wb') {
+    unsupported(`${obj.name}.analyzer is ${typeof analyzer === 'string' ? `'${analyzer}'` : `the callable ${describe(analyzer)}`}, which cannot be served without Python`)
+  }
+  const input = param(obj, 'input', 'content')
+  if (input !== 'content') unsupported(`${obj.name}.input is '${String(input)}'; only 'content' can be served`)
+  const strip = param(obj, 'strip_accents', null)
+  if (strip !== null && strip !== 'ascii' && strip !== 'unicode') unsupported(`${obj.name}.strip_accents is ${describe(strip)}`)
+  const tokenPattern = param(obj, 'token_pattern', '(?u)\\b\\w\\w+\\b')
+  if (analyzer === 'word' && typeof tokenPattern !== 'string') unsupported(`${obj.name}.token_pattern is ${describe(tokenPattern)}`)
+  const options = {
+    analyzer,
+    lowercase: bool(obj, 'lowercase', true),
+    stripAccents: strip,
+    tokenPattern: typeof tokenPattern === 'string' ? tokenPattern : '',
+    stopWords: stopWords(obj),
+    ngramRange: ngramRange(obj)
+  } as const
+  buildAnalyzer(options) // refuses an untranslatable pattern or a bad ngram_range at load
+  return options
+}
+
+export function analyzerParams (a: AnalyzerOptions): Record<string, unknown> {
+  return {
+    analyzer: a.analyzer,
+    ngram_range: a.ngramRange,
+    lowercase: a.lowercase,
+    strip_accents: a.stripAccents,
+    ...(a.analyzer === 'word' ? { token_pattern: a.tokenPattern, stop_words: a.stopWords === null ? null : a.stopWords.length } : {})
+  }
+}
+
+/** `vocabulary_`, checked (terms are strings, indices 0..n-1 each once), packed by feature index. */
+function readVocabulary (obj: PyObject): TermList {
+  const v = attr(obj, 'vocabulary_')
+  if (!(v instanceof Map)) return shapeError(`${obj.name}.vocabulary_ is ${describe(v)}, not a dict`)
+  const byIndex: string[] = new Array<string>(v.size)
+  for (const [term, index] of v) {
+    if (typeof term !== 'string' || typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= v.size || byIndex[index] !== undefined) {
+      shapeError(`${obj.name}.vocabulary_ maps ${JSON.stringify(String(term)).slice(0, 40)} to ${String(index)}; indices must be 0..${v.size - 1}, each once`)
+    }
+    byIndex[index] = term
+  }
+  return packTerms(byIndex)
+}
+
+function build (obj: PyObject): VocabularyVectorizerState {
+  const vocabulary = readVocabulary(obj)
+  const dtype = dtypeName(obj, 'int64')
+  if (dtype === 'float16') unsupported(`${obj.name}.dtype float16 is not supported`)
+  let tfidf: TfidfState | null = null
+  if (obj.name === 'TfidfVectorizer') {
+    const inner = obj.get('_tfidf')
+    tfidf = readTfidf(inner instanceof PyObject ? inner : obj)
+    if (tfidf.idf !== null && tfidf.idf.length !== vocabulary.count) {
+      shapeError(`the vectorizer has ${vocabulary.count} features but its idf has ${tfidf.idf.length}`)
+    }
+  }
+  return {
+    type: 'vocabulary-vectorizer',
+    kind: obj.name,
+    analyzer: readAnalyzerOptions(obj),
+    vocabulary,
+    binary: bool(obj, 'binary', false),
+    float32: dtype === 'float32',
+    tfidf
+  }
+}
+
+/** Counts features by token ids where the analyzer allows it, by feature strings otherwise. */
+function createCounting (state: VocabularyVectorizerState): (text: string, counter: FeatureCounter) => void {
+  const vocabulary = unpackTerms(state.vocabulary)
+  const plan = planWordRuns(state.analyzer)
+  const [minN, maxN] = state.analyzer.ngramRange
+  if (plan !== undefined) {
+    const ngrams = new NgramIndex(vocabulary, plan.stopWords)
+    if (ngrams.idsSuffice || maxN <= 2) return (text, counter) => { ngrams.forEachFeatureOfText(plan.preprocess(text), plan.minLength, minN, maxN, counter.count) }
+    return (text, counter) => {
+      const tokens = wordTokens(plan, text)
+      const ids = new Int32Array(tokens.length)
+      for (let i = 0; i < tokens.length; i++) ids[i] = ngrams.tokenId(tokens[i]!)
+      ngrams.forEachFeature(tokens, ids, minN, maxN, counter.count)
+    }
+  }
+  const analyze = buildAnalyzer(state.analyzer)
+  return (text, counter) => {
+    analyze(text, feature => {
+      const j = vocabulary.get(feature)
+      if (j !== undefined) counter.count(j)
+    })
+  }
+}
+
+function create (state: VocabularyVectorizerState): Vectorizer {
+  const counter = new FeatureCounter(state.vocabulary.count)
+  const countText = createCounting(state)
+  const { binary, float32, tfidf } = state
+  return {
+    kind: state.kind,
+    nFeatures: state.vocabulary.count,
+    params: {
+      ...analyzerParams(state.analyzer),
+      binary,
+      dtype: float32 ? 'float32' : 'float64',
+      ...(tfidf === null ? {} : tfidfParams(tfidf))
+    },
+    transform: (text: string): SparseRow => {
+      countText(text, counter)
+      const counts = counter.takeRow(binary, float32)
+      return tfidf === null ? counts : applyTfidf(counts, tfidf)
+    }
+  }
+}
+
+export const vocabularyVectorizer = defineEstimator<VocabularyVectorizerState, 'vectorizer'>({
+  type: 'vocabulary-vectorizer',
+  role: 'vectorizer',
+  names: ['CountVectorizer', 'TfidfVectorizer'],
+  build,
+  create
+})

@@ -169,6 +169,22 @@ function newobj (args: readonly PyValue[]): PyValue {
   return cls.spec.create(args.slice(1))
 }
 
+const CYTHON_LOSS = /^Cy[A-Za-z]+Loss$/
+
+/**
+ * Cython's `__pyx_unpickle_<Class>(cls, checksum, state)`: an instance of an allowed class
+ * of that family (`classes`) as a record holding its state tuple. Nothing is executed.
+ */
+function pyxUnpickle (args: readonly PyValue[], name: string, classes: RegExp): PyValue {
+  checkArity(args, 3, 3, name)
+  const [cls, checksum, state] = args
+  if (!(cls instanceof AllowedGlobal) || cls.spec.kind !== 'class' || !classes.test(cls.name)) return fail(`${name} of a class it does not make`)
+  if (typeof checksum !== 'number' && typeof checksum !== 'bigint') fail(`${name} checksum is not an integer`)
+  const made = cls.spec.create([])
+  if (made instanceof PyObject && state !== null) made.setState(new Map([['__pyx_state__', state]]))
+  return made
+}
+
 function sparseSpec (format: SparseFormat, isArray: boolean): GlobalSpec {
   return { kind: 'class', create: () => new SparseMatrix(format, isArray) }
 }
@@ -218,6 +234,20 @@ function lookup (module: string, name: string): GlobalSpec | undefined {
   if (module === 'numpy.core.memmap' || module === 'numpy._core.memmap') return name === 'memmap' ? VALUE : undefined
   if (module === 'numpy.random._pickle' || module === 'numpy.random') {
     if (/^__(randomstate|bit_generator|generator|RandomState)_ctor$/.test(name)) return record(module, name)
+    return undefined
+  }
+  if (module === 'numpy.random.bit_generator') {
+    // The SeedSequence a Generator or RandomState carries (numpy 2): kept as data, never used.
+    if (name === 'SeedSequence') return record(module, name)
+    if (name === '__pyx_unpickle_SeedSequence') return { kind: 'function', call: args => pyxUnpickle(args, name, /^SeedSequence$/) }
+    return undefined
+  }
+  if (module === '_loss' || module === 'sklearn._loss._loss') {
+    // scikit-learn's Cython loss objects (1.4+; 1.6 names the module '_loss'): data only.
+    if (CYTHON_LOSS.test(name)) return record(module, name)
+    if (name.startsWith('__pyx_unpickle_') && CYTHON_LOSS.test(name.slice('__pyx_unpickle_'.length))) {
+      return { kind: 'function', call: args => pyxUnpickle(args, name, CYTHON_LOSS) }
+    }
     return undefined
   }
   if (/^numpy\.random\.(_mt19937|_pcg64|_philox|_sfc64|mtrand|_generator)$/.test(module)) {

@@ -160,7 +160,8 @@ function checkWidths (vectorizer: Vectorizer, steps: readonly Step[], classifier
     if (step.nFeaturesOut >= 0) width = step.nFeaturesOut
     from = step.kind
   }
-  if (classifier.nFeatures !== width) {
+  // -1: a classifier that takes any width (a DummyClassifier written before 1.6).
+  if (classifier.nFeatures >= 0 && classifier.nFeatures !== width) {
     throw new ServiceError('ERR_MODEL_SHAPE', `${from} has ${width} features but the classifier expects ${classifier.nFeatures}`)
   }
 }

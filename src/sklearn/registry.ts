@@ -7,8 +7,12 @@
 import assert from 'node:assert'
 import type { PyValue } from '../pickle/values.js'
 import { PyObject } from '../pickle/values.js'
+import { dummyClassifier } from './classifiers/dummy.js'
+import { forest } from './classifiers/forest.js'
+import { gradientBoosting } from './classifiers/gradient-boosting.js'
 import { linearClassifier } from './classifiers/linear.js'
 import { naiveBayes } from './classifiers/naive-bayes.js'
+import { decisionTree } from './classifiers/tree.js'
 import type { BuildContext, CreateContext, EstimatorModule, EstimatorState, Role, RuntimeOf } from './estimator.js'
 import { describe, sklearnClass, unsupported } from './record.js'
 import { tfidfTransformer } from './vectorizers/tfidf-transformer.js'
@@ -18,7 +22,11 @@ const MODULES: readonly EstimatorModule[] = [
   vocabularyVectorizer,
   tfidfTransformer,
   linearClassifier,
-  naiveBayes
+  naiveBayes,
+  decisionTree,
+  forest,
+  dummyClassifier,
+  gradientBoosting
 ]
 
 /** Classes refused by name, with the reason a user needs. */

@@ -13,7 +13,8 @@ describe('the allow-list of globals', () => {
     'os.system', 'posix.system', 'subprocess.Popen', 'builtins.eval', 'builtins.exec', 'builtins.getattr',
     'builtins.__import__', '__builtin__.eval', 'numpy.load', 'numpy.testing._private.utils.runstring',
     'sklearn.utils.validation.check_array', '__main__.TextPreprocessor', 'xgboost.sklearn.XGBClassifier',
-    '_loss.CyHalfMultinomialLoss', 'numpy.random.bit_generator.SeedSequence', 'joblib.load', 'pickle.loads',
+    '_loss.loss', '_loss.__pyx_unpickle_Enum', '_loss.CyHalfMultinomialLossX', 'numpy.random.bit_generator.BitGenerator',
+    'numpy.random.bit_generator.__pyx_unpickle_Other', 'joblib.load', 'pickle.loads',
     'copyreg._reconstructor_evil', 'scipy.sparse.save_npz', 'sklearn.Foo.__reduce__',
     // Names of Object.prototype members must not resolve through a plain-object table.
     'constructor.p3', '__proto__.x', 'toString.valueOf', 'builtins.constructor', 'builtins.__proto__', 'hasOwnProperty.call'
@@ -40,7 +41,11 @@ describe('the allow-list of globals', () => {
     'numpy._core.multiarray._reconstruct', 'numpy._core.numeric._frombuffer', 'numpy.dtype', 'numpy.float64',
     'scipy.sparse._csr.csr_matrix', 'scipy.sparse.csr.csr_matrix', 'scipy.sparse._arrays.csr_array',
     'joblib.numpy_pickle.NumpyArrayWrapper', 'builtins.set', '__builtin__.frozenset', 'copyreg._reconstructor',
-    'copy_reg._reconstructor', 'collections.OrderedDict', 'collections.defaultdict', '_codecs.encode'
+    'copy_reg._reconstructor', 'collections.OrderedDict', 'collections.defaultdict', '_codecs.encode',
+    // GradientBoosting's loss objects (scikit-learn 1.4+) and numpy 2's RandomState seed, as data.
+    '_loss.CyHalfMultinomialLoss', '_loss.__pyx_unpickle_CyHalfMultinomialLoss', 'sklearn._loss._loss.CyHalfBinomialLoss',
+    'sklearn._loss._loss.__pyx_unpickle_CyExponentialLoss', 'numpy.random.bit_generator.SeedSequence',
+    'numpy.random.bit_generator.__pyx_unpickle_SeedSequence'
   ]
   for (const qualified of allowed) {
     it(`allows ${qualified}`, () => {

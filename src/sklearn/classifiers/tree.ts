@@ -1,0 +1,209 @@
+/**
+ * scikit-learn's decision trees: the `Tree` object's node and value arrays read into typed
+ * arrays (checked so that every walk ends at a leaf within the arrays), the walk of one row,
+ * and DecisionTreeClassifier / ExtraTreeClassifier themselves. Forests, gradient boosting,
+ * AdaBoost and bagging walk the same TreeState.
+ *
+ * As scikit-learn does (`_validate_X_predict` casts X to float32, `_apply_sparse_csr`):
+ * a feature's value is rounded to float32 and compared, as a double, with the float64
+ * threshold (`x <= threshold` goes left); an absent feature is 0. Checked on 1.2.1, 1.6.1, 1.9.1.
+ */
+import { NdArray, type NumericArray, type StructuredColumns } from '../../pickle/numpy.js'
+import { PyObject } from '../../pickle/values.js'
+import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
+import { argmax, numpySum } from '../math.js'
+import { attr, describe, int, readClasses, recordAttr, shapeError, unsupported, writtenSince } from '../record.js'
+import type { SparseRow } from '../sparse-row.js'
+
+/** One fitted tree as parallel arrays, one entry per node. */
+export interface TreeState {
+  readonly nodeCount: number
+  /** Child node ids; -1 at a leaf. Children always come after their parent. */
+  readonly left: Int32Array
+  readonly right: Int32Array
+  readonly feature: Int32Array
+  readonly threshold: Float64Array
+  /** `values` per node: nodeCount rows of `width` doubles (class counts or fractions; one for a regressor). */
+  readonly values: Float64Array
+  readonly width: number
+}
+
+function column (nodes: StructuredColumns, name: string, what: string): NumericArray {
+  const c = nodes.get(name)
+  if (c === undefined || c instanceof Map || Array.isArray(c)) return shapeError(`${what}.nodes has no numeric '${name}' field`)
+  return c as NumericArray
+}
+
+/**
+ * A `sklearn.tree._tree.Tree` record to a TreeState.
+ * @param nFeatures the estimator's input width: every split feature must lie below it.
+ * @throws ServiceError ERR_MODEL_SHAPE naming the attribute when a child index, a feature
+ * or the values array does not fit, or when the nodes do not form one tree.
+ */
+export function readTree (tree: PyObject, what: string, nFeatures: number): TreeState {
+  const nodesArray = tree.get('nodes')
+  const valuesArray = tree.get('values')
+  const nodeCount = int(tree, 'node_count')
+  if (!(nodesArray instanceof NdArray) || !(nodesArray.data instanceof Map)) return shapeError(`${what}.nodes is ${describe(nodesArray)}, not a node array`)
+  if (nodesArray.size !== nodeCount || nodeCount < 1) shapeError(`${what}.nodes has ${nodesArray.size} nodes, node_count says ${nodeCount}`)
+  if (!(valuesArray instanceof NdArray) || valuesArray.shape.length !== 3 || valuesArray.shape[0] !== nodeCount || !'fiu'.includes(valuesArray.dtype.kind)) {
+    return shapeError(`${what}.values is ${describe(valuesArray)}, expected (${nodeCount}, outputs, classes)`)
+  }
+  if (valuesArray.shape[1] !== 1) unsupported(`${what} has ${String(valuesArray.shape[1])} outputs: multi-output trees are not supported`)
+  const width = valuesArray.shape[2]!
+  const nodes = nodesArray.data
+  const left = Int32Array.from(column(nodes, 'left_child', what), Number)
+  const right = Int32Array.from(column(nodes, 'right_child', what), Number)
+  const feature = Int32Array.from(column(nodes, 'feature', what), Number)
+  const threshold = Float64Array.from(column(nodes, 'threshold', what), Number)
+  const values = Float64Array.from(valuesArray.data as NumericArray, Number)
+  checkStructure({ nodeCount, left, right, feature, threshold, values, width }, what, nFeatures, int(tree, 'max_depth', -1))
+  return { nodeCount, left, right, feature, threshold, values, width }
+}
+
+/** Every node but the root has one parent that comes before it; splits use real features; depth within max_depth. */
+function checkStructure (t: TreeState, what: string, nFeatures: number, maxDepth: number): void {
+  const depth = new Int32Array(t.nodeCount).fill(-1)
+  depth[0] = 0
+  for (let node = 0; node < t.nodeCount; node++) {
+    if (depth[node]! < 0) shapeError(`${what}.nodes: node ${node} is not reachable from the root`)
+    const l = t.left[node]!
+    const r = t.right[node]!
+    if (l === -1 && r === -1) continue
+    for (const child of [l, r]) {
+      if (!(child > node && child < t.nodeCount)) shapeError(`${what}.nodes: node ${node} has child ${child}, outside ${node + 1}..${t.nodeCount - 1}`)
+      if (depth[child]! >= 0) shapeError(`${what}.nodes: node ${child} has two parents`)
+      depth[child] = depth[node]! + 1
+    }
+    const f = t.feature[node]!
+    if (!(f >= 0 && f < nFeatures)) shapeError(`${what}.nodes: node ${node} splits on feature ${f}, outside 0..${nFeatures - 1}`)
+    if (Number.isNaN(t.threshold[node]!)) shapeError(`${what}.nodes: node ${node} has a NaN threshold`)
+  }
+  const deepest = Math.max(...depth)
+  if (maxDepth >= 0 && deepest > maxDepth) shapeError(`${what}: a path of depth ${deepest} in a tree whose max_depth is ${maxDepth}`)
+}
+
+/** A tree's node ids mapped through `columns` (bagging's feature subsets): split j reads column columns[j]. */
+export function remapFeatures (t: TreeState, columns: Int32Array): TreeState {
+  const feature = t.feature.map(f => f >= 0 ? columns[f]! : f)
+  return { ...t, feature }
+}
+
+/**
+ * Feature values of one row rounded to float32, looked up per node without a dense copy
+ * of the row: the row's entries are written into a zeroed scratch array and cleared after.
+ */
+export class RowLookup {
+  readonly values: Float32Array
+  #row: SparseRow | undefined
+
+  constructor (nFeatures: number) {
+    this.values = new Float32Array(nFeatures)
+  }
+
+  load (row: SparseRow): void {
+    this.#row = row
+    // Later entries win on a repeated index, as _apply_sparse_csr's X_sample fill does.
+    for (let e = 0; e < row.indices.length; e++) this.values[row.indices[e]!] = row.values[e]!
+  }
+
+  clear (): void {
+    const row = this.#row
+    if (row !== undefined) for (let e = 0; e < row.indices.length; e++) this.values[row.indices[e]!] = 0
+    this.#row = undefined
+  }
+}
+
+/** The leaf a row reaches (scikit-learn's `apply`). */
+export function applyTree (t: TreeState, x: Float32Array): number {
+  const { left, right, feature, threshold } = t
+  let node = 0
+  while (left[node] !== -1) {
+    node = x[feature[node]!]! <= threshold[node]! ? left[node]! : right[node]!
+  }
+  return node
+}
+
+/** A classifier tree's values at a leaf, the first `nClasses` of them. */
+export function leafValues (t: TreeState, leaf: number, nClasses: number): Float64Array {
+  return t.values.subarray(leaf * t.width, leaf * t.width + nClasses)
+}
+
+/**
+ * DecisionTreeClassifier.predict_proba of a leaf: before 1.4 the values are weighted class
+ * counts, normalised by their numpy sum (a zero sum counts as 1); from 1.4 they are stored
+ * fractions, returned as they are.
+ */
+export function treeProba (t: TreeState, leaf: number, nClasses: number, normalize: boolean): Float64Array {
+  const p = leafValues(t, leaf, nClasses).slice()
+  if (!normalize) return p
+  let s = numpySum(p)
+  if (s === 0) s = 1
+  for (let c = 0; c < p.length; c++) p[c] = p[c]! / s
+  return p
+}
+
+/** Whether a classifier tree written by this version stores counts (normalised at predict time). */
+export function storesCounts (record: PyObject): boolean {
+  return !writtenSince(record, 1, 4)
+}
+
+/** The fitted tree of a DecisionTreeClassifier/Regressor record, checked against its classes. */
+export function readEstimatorTree (obj: PyObject, what: string, nFeatures: number, nClasses: number): TreeState {
+  const tree = readTree(recordAttr(obj, 'tree_'), `${what}.tree_`, nFeatures)
+  if (tree.width < nClasses) shapeError(`${what}.tree_.values has ${tree.width} columns for ${nClasses} classes`)
+  return tree
+}
+
+/** The input width an estimator was fitted on. */
+export function featureCount (obj: PyObject): number {
+  if (obj.has('n_features_in_')) return int(obj, 'n_features_in_')
+  if (obj.has('n_features_')) return int(obj, 'n_features_')
+  const tree = obj.get('tree_')
+  if (tree instanceof PyObject && typeof tree.args[0] === 'number') return tree.args[0]
+  return unsupported(`${obj.name} has no 'n_features_in_': is it fitted?`)
+}
+
+interface DecisionTreeState extends EstimatorState {
+  readonly classes: readonly string[]
+  readonly nFeatures: number
+  readonly tree: TreeState
+  readonly normalize: boolean
+}
+
+function build (obj: PyObject): DecisionTreeState {
+  if (obj.has('n_outputs_') && int(obj, 'n_outputs_') !== 1) unsupported(`${obj.name} has ${int(obj, 'n_outputs_')} outputs: multi-output trees are not supported`)
+  const classes = readClasses(attr(obj, 'classes_'), obj.name)
+  const nFeatures = featureCount(obj)
+  const tree = readEstimatorTree(obj, obj.name, nFeatures, classes.length)
+  return { type: 'decision-tree', kind: obj.name, classes, nFeatures, tree, normalize: storesCounts(obj) }
+}
+
+function create (state: DecisionTreeState): Classifier {
+  const { tree, classes, normalize } = state
+  const lookup = new RowLookup(state.nFeatures)
+  return {
+    kind: state.kind,
+    nFeatures: state.nFeatures,
+    classes,
+    hasProba: true,
+    hasDecision: false,
+    confidence: 'predict_proba',
+    params: { node_count: tree.nodeCount },
+    score: (row: SparseRow): Scores => {
+      lookup.load(row)
+      const leaf = applyTree(tree, lookup.values)
+      lookup.clear()
+      // predict is the argmax of the raw leaf values (counts before 1.4), not of the proba.
+      return { classIndex: argmax(leafValues(tree, leaf, classes.length)), proba: treeProba(tree, leaf, classes.length, normalize), decision: undefined }
+    }
+  }
+}
+
+export const decisionTree = defineEstimator<DecisionTreeState, 'classifier'>({
+  type: 'decision-tree',
+  role: 'classifier',
+  names: ['DecisionTreeClassifier', 'ExtraTreeClassifier'],
+  build,
+  create
+})

@@ -7,11 +7,14 @@
 import assert from 'node:assert'
 import type { PyValue } from '../pickle/values.js'
 import { PyObject } from '../pickle/values.js'
+import { adaBoost } from './classifiers/adaboost.js'
+import { bagging } from './classifiers/bagging.js'
 import { dummyClassifier } from './classifiers/dummy.js'
 import { forest } from './classifiers/forest.js'
 import { gradientBoosting } from './classifiers/gradient-boosting.js'
 import { linearClassifier } from './classifiers/linear.js'
 import { naiveBayes } from './classifiers/naive-bayes.js'
+import { svcClassifier } from './classifiers/svc.js'
 import { decisionTree } from './classifiers/tree.js'
 import type { BuildContext, CreateContext, EstimatorModule, EstimatorState, Role, RuntimeOf } from './estimator.js'
 import { describe, sklearnClass, unsupported } from './record.js'
@@ -23,10 +26,13 @@ const MODULES: readonly EstimatorModule[] = [
   tfidfTransformer,
   linearClassifier,
   naiveBayes,
+  svcClassifier,
   decisionTree,
   forest,
   dummyClassifier,
-  gradientBoosting
+  gradientBoosting,
+  adaBoost,
+  bagging
 ]
 
 /** Classes refused by name, with the reason a user needs. */

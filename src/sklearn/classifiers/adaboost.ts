@@ -1,0 +1,106 @@
+/**
+ * AdaBoostClassifier over any supported base estimator, as scikit-learn 1.2 to 1.9 compute it:
+ *
+ * - SAMME: each estimator votes its weight for the class it predicts; from 1.3 it also
+ *   votes -weight/(K-1) for every other class (before: 0). SAMME.R (written up to 1.5):
+ *   each adds (K-1) * (log q - mean(log q)) of its probabilities q, clipped at float64 eps.
+ * - decision = votes / sum(estimator_weights_) (numpy sum over the whole array, zeros of an
+ *   early stop included); for two classes the single value -d0 + d1.
+ * - predict: d > 0 for two classes, else argmax; predict_proba: softmax of [-d/2, d/2],
+ *   or of d / (K - 1).
+ */
+import type { PyObject } from '../../pickle/values.js'
+import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { argmax, numpySum, softmaxInPlace } from '../math.js'
+import { attr, float64Array, items, param, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
+import type { SparseRow } from '../sparse-row.js'
+import { commonWidth, innerClassIndex } from './inner.js'
+
+interface AdaBoostState extends EstimatorState {
+  readonly classes: readonly string[]
+  readonly estimators: readonly EstimatorState[]
+  /** estimator_weights_, one per fitted estimator (zip stops at the shorter). */
+  readonly weights: Float64Array
+  /** The numpy sum of the whole estimator_weights_ array. */
+  readonly weightSum: number
+  readonly real: boolean
+  /** Written by 1.3 or later: SAMME's losing classes get -weight/(K-1). */
+  readonly symmetric: boolean
+}
+
+const EPS64 = 2 ** -52
+
+function build (obj: PyObject, ctx: BuildContext): AdaBoostState {
+  const classes = readClasses(attr(obj, 'classes_'), obj.name)
+  const records = items(attr(obj, 'estimators_'), `${obj.name}.estimators_`)
+  const allWeights = float64Array(attr(obj, 'estimator_weights_'), `${obj.name}.estimator_weights_`, [-1])
+  if (records.length === 0) shapeError(`${obj.name}.estimators_ is empty`)
+  if (allWeights.length < records.length) shapeError(`${obj.name}.estimator_weights_ has ${allWeights.length} weights for ${records.length} estimators`)
+  const algorithm = param(obj, 'algorithm', 'SAMME')
+  if (algorithm !== 'SAMME' && algorithm !== 'SAMME.R' && algorithm !== 'deprecated') unsupported(`${obj.name}.algorithm is ${String(algorithm)}`)
+  const estimators = records.map((r, i) => ctx.build('classifier', r, `${obj.name}.estimators_[${i}]`))
+  const real = algorithm === 'SAMME.R'
+  return {
+    type: 'adaboost',
+    kind: obj.name,
+    classes,
+    estimators,
+    weights: allWeights.slice(0, records.length),
+    weightSum: numpySum(allWeights),
+    real,
+    symmetric: writtenSince(obj, 1, 3)
+  }
+}
+
+function create (state: AdaBoostState, ctx: CreateContext): Classifier {
+  const { classes, weights, weightSum, real, symmetric } = state
+  const k = classes.length
+  const estimators = state.estimators.map(s => ctx.create('classifier', s))
+  // Inner classes are the ensemble's own labels (fitted on the original y): map by value.
+  const toOuter = estimators.map((e, i) => innerClassIndex(e.classes, classes, `estimators_[${i}]`))
+  if (real && estimators.some(e => !e.hasProba)) unsupported('AdaBoostClassifier SAMME.R needs estimators with predict_proba')
+  const lose = -1 / (k - 1)
+  const decisionOf = (row: SparseRow): Float64Array => {
+    const pred = new Float64Array(k)
+    estimators.forEach((e, i) => {
+      const scores = e.score(row)
+      if (real) {
+        const logq = new Float64Array(k)
+        scores.proba!.forEach((q, j) => { logq[toOuter[i]![j]!] = Math.log(Math.max(q, EPS64)) })
+        const sum = numpySum(logq)
+        for (let c = 0; c < k; c++) pred[c]! += (k - 1) * (logq[c]! - (1 / k) * sum)
+      } else {
+        const w = weights[i]!
+        const won = toOuter[i]![scores.classIndex]!
+        for (let c = 0; c < k; c++) pred[c]! += c === won ? w : symmetric ? lose * w : 0
+      }
+    })
+    for (let c = 0; c < k; c++) pred[c] = pred[c]! / weightSum
+    return pred
+  }
+  return {
+    kind: state.kind,
+    nFeatures: commonWidth(estimators, state.kind),
+    classes,
+    hasProba: true,
+    hasDecision: true,
+    confidence: 'predict_proba',
+    params: { algorithm: real ? 'SAMME.R' : 'SAMME', n_estimators: estimators.length },
+    score: (row: SparseRow): Scores => {
+      const pred = decisionOf(row)
+      if (k === 2) {
+        const d = -pred[0]! + pred[1]!
+        return { classIndex: d > 0 ? 1 : 0, decision: Float64Array.of(d), proba: softmaxInPlace(Float64Array.of(-d / 2, d / 2)) }
+      }
+      return { classIndex: argmax(pred), decision: pred, proba: softmaxInPlace(pred.map(v => v / (k - 1))) }
+    }
+  }
+}
+
+export const adaBoost = defineEstimator<AdaBoostState, 'classifier'>({
+  type: 'adaboost',
+  role: 'classifier',
+  names: ['AdaBoostClassifier'],
+  build,
+  create
+})

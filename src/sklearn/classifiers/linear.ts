@@ -3,12 +3,19 @@
  * LinearSVC, SGDClassifier, RidgeClassifier(CV), Perceptron, PassiveAggressiveClassifier.
  * decision = X @ coef_.T + intercept_ (scipy's csr_matvecs order: row entries in
  * stored order, intercept added after), predict = decision > 0 or argmax.
+ *
+ * dtype follows numpy's promotion: a float32 row times a float32 coef_ (scikit-learn 1.9's
+ * lbfgs, and sag/saga/newton solvers in every version, keep float32 when fitted on float32
+ * rows) is a float32 dot product, plus the intercept in its own dtype; then expit is
+ * scipy's float32 expit and softmax numpy's float32 exp (float32.ts), bit for bit.
  */
+import { NdArray } from '../../pickle/numpy.js'
 import { SparseMatrix } from '../../pickle/scipy-sparse.js'
 import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
+import { expitFloat32, numpySumFloat32, softmaxFloat32InPlace } from '../float32.js'
 import { argmax, expit, numpySum, softmaxInPlace, sparseDotPlus } from '../math.js'
-import { attr, attrOf, describe, forEachEntry, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported } from '../record.js'
+import { attr, attrOf, describe, forEachEntry, isFloat32, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 
 /**
@@ -27,10 +34,13 @@ export interface LinearState extends EstimatorState {
   readonly intercept: Float64Array
   readonly nFeatures: number
   readonly proba: ProbaKind
+  /** coef_ / intercept_ are stored as float32 (then a float32 row is scored in float32). */
+  readonly coefFloat32: boolean
+  readonly interceptFloat32: boolean
   readonly params: Readonly<Record<string, unknown>>
 }
 
-/** coef_ (dense or sparsified) as nFeatures rows of nOutputs values. */
+/** coef_ (dense or sparsified; 1-d for a binary RidgeClassifier from 1.6) as nFeatures rows of nOutputs values. */
 export function transposedCoef (value: unknown, owner: string): { coefT: Float64Array, outputs: number, features: number } {
   if (value instanceof SparseMatrix) {
     const [outputs, features] = value.shape
@@ -38,8 +48,9 @@ export function transposedCoef (value: unknown, owner: string): { coefT: Float64
     forEachEntry(value, `${owner}.coef_`, (k, j, v) => { coefT[j * outputs + k] = v })
     return { coefT, outputs, features }
   }
-  const array = numericArray(value, `${owner}.coef_`, 2)
-  const [outputs, features] = array.shape as [number, number]
+  const flat1 = value instanceof NdArray && value.shape.length === 1
+  const array = numericArray(value, `${owner}.coef_`, flat1 ? 1 : 2)
+  const [outputs, features] = (flat1 ? [1, array.shape[0]] : array.shape) as [number, number]
   const flat = toFloat64(array, `${owner}.coef_`)
   const coefT = new Float64Array(outputs * features)
   for (let k = 0; k < outputs; k++) for (let j = 0; j < features; j++) coefT[j * outputs + k] = flat[k * features + j]!
@@ -84,42 +95,72 @@ function build (obj: PyObject): LinearState {
     params.loss = loss
     proba = loss === 'log_loss' || loss === 'log' ? 'ovr' : loss === 'modified_huber' ? 'modified_huber' : 'none'
   }
-  const intercept = readIntercept(attrOf(obj, ['intercept_']), outputs, name)
-  return { type: 'linear', kind: name, classes, coefT, intercept, nFeatures: features, proba, params }
+  const coef = attr(obj, 'coef_')
+  const interceptValue = attrOf(obj, ['intercept_'])
+  const intercept = readIntercept(interceptValue, outputs, name)
+  const coefFloat32 = (coef instanceof NdArray || coef instanceof SparseMatrix) && isFloat32(coef)
+  const interceptFloat32 = interceptValue instanceof NdArray && isFloat32(interceptValue)
+  return { type: 'linear', kind: name, classes, coefT, intercept, nFeatures: features, proba, coefFloat32, interceptFloat32, params }
 }
 
-/** SGDClassifier.predict_proba for loss='modified_huber'. */
-function modifiedHuberProba (decision: Float64Array, nClasses: number): Float64Array {
-  const clip = (d: number): number => (Math.min(1, Math.max(-1, d)) + 1) / 2
+const f32 = Math.fround
+const same = (x: number): number => x
+
+/**
+ * SGDClassifier.predict_proba for loss='modified_huber': clipped (d + 1) / 2, normalised
+ * over classes (all zero: uniform). Binary values land in a float64 array; `round` is the
+ * decision's dtype otherwise.
+ */
+function modifiedHuberProba (decision: Float64Array, nClasses: number, round: (x: number) => number): Float64Array {
+  const clip = (d: number, r: (x: number) => number): number => r(Math.min(1, Math.max(-1, d)) + 1) / 2
   if (decision.length === 1) {
-    const p = clip(decision[0]!)
+    const p = clip(decision[0]!, same)
     return Float64Array.of(1 - p, p)
   }
-  const p = decision.map(clip)
-  let sum = numpySum(p)
+  const p = decision.map(d => clip(d, round))
+  let sum = round === same ? numpySum(p) : numpySumFloat32(p)
   if (sum === 0) {
     p.fill(1)
     sum = nClasses
   }
-  return p.map(v => v / sum)
+  return p.map(v => round(v / sum))
 }
 
-function probaOf (kind: ProbaKind, decision: Float64Array, nClasses: number): Float64Array | undefined {
+/** predict_proba from the decision values, in their dtype. */
+function probaOf (kind: ProbaKind, decision: Float64Array, nClasses: number, float32: boolean): Float64Array | undefined {
+  const round = float32 ? f32 : same
   switch (kind) {
     case 'none': return undefined
     case 'ovr': {
+      // _predict_proba_lr: expit, then normalised over classes.
+      const sigmoid = float32 ? expitFloat32 : expit
       if (decision.length === 1) {
-        const p = expit(decision[0]!)
-        return Float64Array.of(1 - p, p)
+        const p = sigmoid(decision[0]!)
+        return Float64Array.of(round(1 - p), p)
       }
-      const p = decision.map(expit)
-      const sum = numpySum(p)
-      return p.map(v => v / sum)
+      const p = decision.map(sigmoid)
+      const sum = float32 ? numpySumFloat32(p) : numpySum(p)
+      return p.map(v => round(v / sum))
     }
-    case 'multinomial':
-      return softmaxInPlace(decision.length === 1 ? Float64Array.of(-decision[0]!, decision[0]!) : decision.slice())
-    case 'modified_huber': return modifiedHuberProba(decision, nClasses)
+    case 'multinomial': {
+      const softmax = float32 ? softmaxFloat32InPlace : softmaxInPlace
+      return softmax(decision.length === 1 ? Float64Array.of(-decision[0]!, decision[0]!) : decision.slice())
+    }
+    case 'modified_huber': return modifiedHuberProba(decision, nClasses, round)
   }
+}
+
+/** X @ coef_.T + intercept_ for a float32 row and coef_: float32 products and sums, intercept in its dtype. */
+function float32Decision (row: SparseRow, coefT: Float64Array, intercept: Float64Array, interceptFloat32: boolean): Float64Array {
+  const outputs = intercept.length
+  const y = new Float64Array(outputs)
+  for (let e = 0; e < row.indices.length; e++) {
+    const a = row.values[e]!
+    const base = row.indices[e]! * outputs
+    for (let k = 0; k < outputs; k++) y[k] = f32(y[k]! + f32(a * coefT[base + k]!))
+  }
+  for (let k = 0; k < outputs; k++) y[k] = interceptFloat32 ? f32(y[k]! + intercept[k]!) : y[k]! + intercept[k]!
+  return y
 }
 
 function create (state: LinearState): Classifier {
@@ -134,9 +175,12 @@ function create (state: LinearState): Classifier {
     confidence: proba !== 'none' ? 'predict_proba' : 'decision_function',
     params: state.params,
     score: (row: SparseRow): Scores => {
-      const decision = sparseDotPlus(row.indices, row.values, coefT, outputs, intercept)
+      const float32 = row.float32 && state.coefFloat32
+      const decision = float32
+        ? float32Decision(row, coefT, intercept, state.interceptFloat32)
+        : sparseDotPlus(row.indices, row.values, coefT, outputs, intercept)
       const classIndex = decision.length === 1 ? (decision[0]! > 0 ? 1 : 0) : argmax(decision)
-      return { classIndex, decision, proba: probaOf(proba, decision, classes.length) }
+      return { classIndex, decision, proba: probaOf(proba, decision, classes.length, float32 && state.interceptFloat32) }
     }
   }
 }

@@ -19,10 +19,12 @@ import { argmax, softmaxInPlace } from '../math.js'
 import { attr, attrOf, bool, describe, int, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 
+/** The kernels served ('precomputed' and callables are not). */
 export type SvmKernel = 'linear' | 'poly' | 'rbf' | 'sigmoid'
 
 const KERNELS: readonly SvmKernel[] = ['linear', 'poly', 'rbf', 'sigmoid']
 
+/** An SVC or NuSVC as libsvm's predict reads it (the C layer's arrays, not the public flipped ones). */
 export interface SvcState extends EstimatorState {
   readonly classes: readonly string[]
   readonly kernel: SvmKernel
@@ -583,6 +585,7 @@ function create (state: SvcState): Classifier {
   }
 }
 
+/** SVC and NuSVC (libsvm C_SVC / NU_SVC), sparse- or dense-fitted. */
 export const svcClassifier = defineEstimator<SvcState, 'classifier'>({
   type: 'svc',
   role: 'classifier',

@@ -13,7 +13,7 @@
 import { SparseMatrix } from '../../pickle/scipy-sparse.js'
 import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type EstimatorState } from '../estimator.js'
-import { numpyLogFloat32 } from '../math.js'
+import { numpyLogFloat32 } from '../float32.js'
 import { attr, bool, describe, forEachEntry, isFloat32, numericArray, param, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 

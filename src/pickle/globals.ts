@@ -171,6 +171,8 @@ function newobj (args: readonly PyValue[]): PyValue {
 
 const CYTHON_LOSS = /^Cy[A-Za-z]+Loss$/
 
+const SCORE_FUNCTIONS: ReadonlySet<string> = new Set(['chi2', 'f_classif', 'f_oneway', 'f_regression', 'r_regression', 'mutual_info_classif', 'mutual_info_regression'])
+
 /**
  * Cython's `__pyx_unpickle_<Class>(cls, checksum, state)`: an instance of an allowed class
  * of that family (`classes`) as a record holding its state tuple. Nothing is executed.
@@ -265,6 +267,8 @@ function lookup (module: string, name: string): GlobalSpec | undefined {
     }
     return undefined
   }
+  // The score functions a fitted univariate selector names as a parameter: referred to, never called.
+  if (/^sklearn\.feature_selection\.(_univariate_selection|_mutual_info)$/.test(module) && SCORE_FUNCTIONS.has(name)) return VALUE
   // scikit-learn classes (estimators, Cython helpers such as Tree or Hinge), never its functions.
   if ((module === 'sklearn' || module.startsWith('sklearn.')) && /^_?[A-Z][A-Za-z0-9_]*$/.test(name)) return record(module, name)
   return undefined

@@ -8,7 +8,8 @@
 import { ServiceError } from '../errors.js'
 import { readPickleFile, type ReadPickleOptions } from '../pickle/read-pickle-file.js'
 import { PyObject, PyTuple, type PyValue } from '../pickle/values.js'
-import type { Classifier, EstimatorState, Step, Vectorizer } from './estimator.js'
+import type { EstimatorState } from './estimator.js'
+import { chainSteps, pipelineSteps } from './pipeline.js'
 import { TextClassifier } from './predictor.js'
 import { describe, sklearnClass, unsupported } from './record.js'
 import { buildEstimator, createEstimator, roleOf } from './registry.js'
@@ -33,14 +34,6 @@ export interface LoadedModel {
   readonly predictor: TextClassifier
   /** Things worth a log line, e.g. that the vectorizer path was ignored. */
   readonly notes: readonly string[]
-}
-
-function pipelineSteps (pipeline: PyObject): PyValue[] {
-  const steps = pipeline.get('steps')
-  if (!Array.isArray(steps)) return unsupported('Pipeline has no steps list')
-  return steps
-    .map(step => step instanceof PyTuple && step.length >= 2 ? step.items[1] : undefined)
-    .filter(est => est !== null && est !== 'passthrough' && est !== undefined)
 }
 
 /** A value's estimators in pipeline order, Pipelines flattened; bundles give every estimator they hold. */
@@ -145,25 +138,19 @@ export function createPredictor (state: ModelState): TextClassifier {
   const vectorizer = createEstimator('vectorizer', state.vectorizer)
   const steps = state.steps.map(s => createEstimator('step', s))
   const classifier = createEstimator('classifier', state.classifier)
-  checkWidths(vectorizer, steps, classifier)
-  return new TextClassifier(vectorizer, steps, classifier, state.sklearnVersions)
-}
-
-function checkWidths (vectorizer: Vectorizer, steps: readonly Step[], classifier: Classifier): void {
-  let width = vectorizer.nFeatures
-  let from = `the vectorizer (${vectorizer.kind})`
-  for (const step of steps) {
-    // -1: a step that takes any width (Normalizer, a TfidfTransformer without idf).
-    if (step.nFeaturesIn >= 0 && step.nFeaturesIn !== width) {
-      throw new ServiceError('ERR_MODEL_SHAPE', `${from} has ${width} features but ${step.kind} expects ${step.nFeaturesIn}`)
-    }
-    if (step.nFeaturesOut >= 0) width = step.nFeaturesOut
-    from = step.kind
-  }
+  const text = chainSteps(vectorizer, steps)
   // -1: a classifier that takes any width (a DummyClassifier written before 1.6).
-  if (classifier.nFeatures >= 0 && classifier.nFeatures !== width) {
-    throw new ServiceError('ERR_MODEL_SHAPE', `${from} has ${width} features but the classifier expects ${classifier.nFeatures}`)
+  if (classifier.nFeatures >= 0 && classifier.nFeatures !== text.nFeatures) {
+    throw new ServiceError('ERR_MODEL_SHAPE', `${steps.length === 0 ? `the vectorizer (${vectorizer.kind})` : steps[steps.length - 1]!.kind} has ${text.nFeatures} features but the classifier expects ${classifier.nFeatures}`)
   }
+  // A TfidfTransformer right after the vectorizer is shown as part of it ('CountVectorizer + TfidfTransformer').
+  const leadingTfidf = steps[0]?.kind === 'TfidfTransformer' ? 1 : 0
+  return new TextClassifier(text, classifier, {
+    vectorizer: [vectorizer, ...steps.slice(0, leadingTfidf)].map(s => s.kind).join(' + '),
+    steps: steps.slice(leadingTfidf).map(s => s.kind),
+    vectorizerParams: { ...vectorizer.params, ...(leadingTfidf === 1 ? steps[0]!.params : {}) },
+    sklearnVersions: state.sklearnVersions
+  })
 }
 
 /** Loads, checks and creates a model in one call. */

@@ -3,8 +3,9 @@
  * vectorizer, the Pipeline steps after it and a classifier composed, with labels as
  * Python prints them and the confidence DECISIONS.md 16 defines.
  */
-import type { Classifier, ConfidenceMethod, Step, Vectorizer } from './estimator.js'
+import type { Classifier, ConfidenceMethod, Vectorizer } from './estimator.js'
 import { expit, softmaxInPlace } from './math.js'
+import type { SparseRow } from './sparse-row.js'
 
 export interface Prediction {
   /** The class label as Python's str() prints it. */
@@ -46,36 +47,37 @@ export function decisionConfidence (decision: Float64Array): number {
   return Math.max(...softmaxInPlace(decision.slice()))
 }
 
+/** How a model's text side is described (the classifier describes itself). */
+export type TextSideInfo = Pick<ModelInfo, 'vectorizer' | 'steps' | 'vectorizerParams' | 'sklearnVersions'>
+
 export class TextClassifier implements Predictor {
   readonly classes: readonly string[]
   readonly info: ModelInfo
-  readonly #vectorizer: Vectorizer
-  readonly #steps: readonly Step[]
+  readonly #text: Vectorizer
   readonly #classifier: Classifier
 
-  constructor (vectorizer: Vectorizer, steps: readonly Step[], classifier: Classifier, sklearnVersions: Readonly<Record<string, string>>) {
-    this.#vectorizer = vectorizer
-    this.#steps = steps
+  /** @param text the vectorizer with the Pipeline steps after it chained in. */
+  constructor (text: Vectorizer, classifier: Classifier, info: TextSideInfo) {
+    this.#text = text
     this.#classifier = classifier
     this.classes = Object.freeze([...classifier.classes])
-    const leadingTfidf = steps.length > 0 && steps[0]!.kind === 'TfidfTransformer' ? 1 : 0
     this.info = Object.freeze({
+      ...info,
       classifier: classifier.kind,
-      vectorizer: [vectorizer.kind, ...steps.slice(0, leadingTfidf).map(s => s.kind)].join(' + '),
-      steps: steps.slice(leadingTfidf).map(s => s.kind),
       classes: this.classes,
-      nFeatures: vectorizer.nFeatures,
+      nFeatures: text.nFeatures,
       confidence: classifier.confidence,
-      classifierParams: classifier.params,
-      vectorizerParams: { ...vectorizer.params, ...(leadingTfidf === 1 ? steps[0]!.params : {}) },
-      sklearnVersions
+      classifierParams: classifier.params
     })
   }
 
+  /** The row the classifier sees for `text` (after the vectorizer and every step). */
+  transform (text: string): SparseRow {
+    return this.#text.transform(text)
+  }
+
   predict (text: string): Prediction {
-    let row = this.#vectorizer.transform(text)
-    for (const step of this.#steps) row = step.transform(row)
-    const { proba, decision, classIndex, confidence } = this.#classifier.score(row)
+    const { proba, decision, classIndex, confidence } = this.#classifier.score(this.#text.transform(text))
     return {
       label: this.classes[classIndex]!,
       classIndex,

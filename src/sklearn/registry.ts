@@ -9,21 +9,41 @@ import type { PyValue } from '../pickle/values.js'
 import { PyObject } from '../pickle/values.js'
 import { adaBoost } from './classifiers/adaboost.js'
 import { bagging } from './classifiers/bagging.js'
+import { calibratedClassifier } from './classifiers/calibration.js'
 import { dummyClassifier } from './classifiers/dummy.js'
 import { forest } from './classifiers/forest.js'
 import { gradientBoosting } from './classifiers/gradient-boosting.js'
 import { linearClassifier } from './classifiers/linear.js'
+import { mlpClassifier } from './classifiers/mlp.js'
+import { oneVsOneClassifier, oneVsRestClassifier } from './classifiers/multiclass.js'
 import { naiveBayes } from './classifiers/naive-bayes.js'
+import { stackingClassifier } from './classifiers/stacking.js'
 import { svcClassifier } from './classifiers/svc.js'
 import { decisionTree } from './classifiers/tree.js'
+import { votingClassifier } from './classifiers/voting.js'
 import type { BuildContext, CreateContext, EstimatorModule, EstimatorState, Role, RuntimeOf } from './estimator.js'
 import { describe, sklearnClass, unsupported } from './record.js'
+import { textPipeline } from './pipeline.js'
+import { columnScale, normalizer } from './steps/scalers.js'
+import { selectFromModel } from './steps/select-from-model.js'
+import { truncatedSvd } from './steps/truncated-svd.js'
+import { univariateSelection } from './steps/univariate-selection.js'
+import { featureUnion } from './vectorizers/feature-union.js'
+import { hashingVectorizer } from './vectorizers/hashing-vectorizer.js'
 import { tfidfTransformer } from './vectorizers/tfidf-transformer.js'
 import { vocabularyVectorizer } from './vectorizers/vocabulary-vectorizer.js'
 
 const MODULES: readonly EstimatorModule[] = [
   vocabularyVectorizer,
+  hashingVectorizer,
+  featureUnion,
+  textPipeline,
   tfidfTransformer,
+  univariateSelection,
+  selectFromModel,
+  truncatedSvd,
+  columnScale,
+  normalizer,
   linearClassifier,
   naiveBayes,
   svcClassifier,
@@ -32,7 +52,13 @@ const MODULES: readonly EstimatorModule[] = [
   dummyClassifier,
   gradientBoosting,
   adaBoost,
-  bagging
+  bagging,
+  mlpClassifier,
+  calibratedClassifier,
+  votingClassifier,
+  stackingClassifier,
+  oneVsRestClassifier,
+  oneVsOneClassifier
 ]
 
 /** Classes refused by name, with the reason a user needs. */

@@ -45,7 +45,9 @@ describe('the allow-list of globals', () => {
     // GradientBoosting's loss objects (scikit-learn 1.4+) and numpy 2's RandomState seed, as data.
     '_loss.CyHalfMultinomialLoss', '_loss.__pyx_unpickle_CyHalfMultinomialLoss', 'sklearn._loss._loss.CyHalfBinomialLoss',
     'sklearn._loss._loss.__pyx_unpickle_CyExponentialLoss', 'numpy.random.bit_generator.SeedSequence',
-    'numpy.random.bit_generator.__pyx_unpickle_SeedSequence'
+    'numpy.random.bit_generator.__pyx_unpickle_SeedSequence',
+    // Score functions a selector keeps as a parameter (referred to, not callable: see below).
+    'sklearn.feature_selection._univariate_selection.chi2', 'sklearn.feature_selection._mutual_info.mutual_info_classif'
   ]
   for (const qualified of allowed) {
     it(`allows ${qualified}`, () => {
@@ -66,13 +68,16 @@ describe('the allow-list of globals', () => {
     expect((caught as ServiceError).message).to.contain('joblib >= 0.10')
   })
 
-  it('refuses to call an allowed value that is not callable (numpy.float64(...))', () => {
-    let caught: unknown
-    try {
-      unpickle(callPickle('numpy', 'float64'))
-    } catch (err) {
-      caught = err
-    }
-    expect((caught as ServiceError).code).to.equal('ERR_PICKLE_INVALID')
-  })
+  for (const [module, name] of [['numpy', 'float64'], ['sklearn.feature_selection._univariate_selection', 'chi2']]) {
+    it(`refuses to call an allowed value that is not callable (${module}.${name}(...))`, () => {
+      let caught: unknown
+      try {
+        unpickle(callPickle(module!, name!))
+      } catch (err) {
+        caught = err
+      }
+      expect((caught as ServiceError).code).to.equal('ERR_PICKLE_INVALID')
+      expect((caught as ServiceError).message).to.contain(`'${module}.${name}', which cannot be called`)
+    })
+  }
 })

@@ -24,7 +24,7 @@ interface Expected {
 const pyLabel = (v: unknown): string => typeof v === 'boolean' ? (v ? 'True' : 'False') : String(v)
 
 /** Estimators this project serves; a reference for anything else must fail at load. */
-const IN_SCOPE = /\.(LogisticRegression|LinearSVC|SGDClassifier|RidgeClassifier|Perceptron|PassiveAggressiveClassifier|MultinomialNB|ComplementNB|BernoulliNB|GradientBoostingClassifier|SVC|NuSVC)$/
+const IN_SCOPE = /\.(LogisticRegression|LinearSVC|SGDClassifier|RidgeClassifier|Perceptron|PassiveAggressiveClassifier|MultinomialNB|ComplementNB|BernoulliNB|GradientBoostingClassifier|SVC|NuSVC|VotingClassifier|MLPClassifier)$/
 
 describe('parity on real model files from public repositories (../shared/wild)', () => {
   const dirs = existsSync(WILD) ? readdirSync(WILD).filter(d => existsSync(path.join(WILD, d, 'expected.json'))).sort() : []

@@ -1,0 +1,57 @@
+/**
+ * scikit-learn Pipelines on the text side: the steps a Pipeline record holds, a vectorizer
+ * chained with the steps after it (each width checked against the next), and a Pipeline
+ * of a vectorizer and steps as a vectorizer of its own (inside a FeatureUnion).
+ */
+import { PyTuple, type PyObject, type PyValue } from '../pickle/values.js'
+import { defineEstimator, type EstimatorState, type Step, type Vectorizer } from './estimator.js'
+import { attr, items, shapeError, unsupported } from './record.js'
+
+/** The estimators of a Pipeline record, 'passthrough' and None steps left out. */
+export function pipelineSteps (pipeline: PyObject): PyValue[] {
+  return items(attr(pipeline, 'steps'), `${pipeline.name}.steps`)
+    .map(step => step instanceof PyTuple && step.length >= 2 ? step.items[1] : undefined)
+    .filter(est => est !== null && est !== 'passthrough' && est !== undefined)
+}
+
+/** A vectorizer and the steps after it, as one Vectorizer (checked: each width fits the next). */
+export function chainSteps (vectorizer: Vectorizer, steps: readonly Step[]): Vectorizer {
+  let width = vectorizer.nFeatures
+  let from = `the vectorizer (${vectorizer.kind})`
+  for (const step of steps) {
+    // -1: a step that takes any width (Normalizer, a TfidfTransformer without idf).
+    if (step.nFeaturesIn >= 0 && step.nFeaturesIn !== width) shapeError(`${from} has ${width} features but ${step.kind} expects ${step.nFeaturesIn}`)
+    if (step.nFeaturesOut >= 0) width = step.nFeaturesOut
+    from = step.kind
+  }
+  if (steps.length === 0) return vectorizer
+  return {
+    kind: [vectorizer.kind, ...steps.map(s => s.kind)].join(' + '),
+    nFeatures: width,
+    params: vectorizer.params,
+    transform: text => steps.reduce((row, step) => step.transform(row), vectorizer.transform(text))
+  }
+}
+
+interface TextPipelineState extends EstimatorState {
+  readonly vectorizer: EstimatorState
+  readonly steps: readonly EstimatorState[]
+}
+
+/** A Pipeline inside a FeatureUnion: a vectorizer, then steps (a classifier in it is refused as a step). */
+export const textPipeline = defineEstimator<TextPipelineState, 'vectorizer'>({
+  type: 'text-pipeline',
+  role: 'vectorizer',
+  names: ['Pipeline'],
+  build: (obj, ctx) => {
+    const [first, ...rest] = pipelineSteps(obj)
+    if (first === undefined) unsupported(`${obj.name} has no steps`)
+    return {
+      type: 'text-pipeline',
+      kind: obj.name,
+      vectorizer: ctx.build('vectorizer', first, `${obj.name} first step`),
+      steps: rest.map((s, i) => ctx.build('step', s, `${obj.name} step ${i + 2}`))
+    }
+  },
+  create: (state, ctx) => chainSteps(ctx.create('vectorizer', state.vectorizer), state.steps.map(s => ctx.create('step', s)))
+})

@@ -1,0 +1,78 @@
+/**
+ * FeatureUnion of text vectorizers (word plus character n-grams, say) and Pipelines of a
+ * vectorizer and steps, as scikit-learn 1.2 to 1.9 compute it: each member's row in
+ * `transformer_list` order ('drop' left out), times its `transformer_weights` entry, side by
+ * side (`sparse.hstack(...).tocsr()`: each block's entries in their order, columns offset
+ * by the widths before it). The result is float64 unless every block is float32.
+ */
+import { PyTuple, type PyObject } from '../../pickle/values.js'
+import { defineEstimator, type BuildContext, type CreateContext, type EstimatorState, type Vectorizer } from '../estimator.js'
+import { attr, describe, items, param, unsupported } from '../record.js'
+import type { SparseRow } from '../sparse-row.js'
+
+interface UnionMember {
+  readonly name: string
+  readonly state: EstimatorState
+  /** transformer_weights[name], or null. */
+  readonly weight: number | null
+}
+
+interface FeatureUnionState extends EstimatorState {
+  readonly members: readonly UnionMember[]
+}
+
+function build (obj: PyObject, ctx: BuildContext): FeatureUnionState {
+  const weights = param(obj, 'transformer_weights', null)
+  if (weights !== null && !(weights instanceof Map)) unsupported(`${obj.name}.transformer_weights is ${describe(weights)}, not a dict`)
+  const members: UnionMember[] = []
+  for (const entry of items(attr(obj, 'transformer_list'), `${obj.name}.transformer_list`)) {
+    const [name, est] = entry instanceof PyTuple ? entry.items : Array.isArray(entry) ? entry : []
+    if (typeof name !== 'string') return unsupported(`${obj.name}.transformer_list holds ${describe(entry)}, not a (name, transformer) pair`)
+    if (est === 'drop' || est === null) continue
+    if (est === 'passthrough') unsupported(`${obj.name} member '${name}' is 'passthrough', which passes raw text on`)
+    const weight = weights?.get(name) ?? null
+    if (weight !== null && typeof weight !== 'number') unsupported(`${obj.name}.transformer_weights['${name}'] is ${describe(weight)}`)
+    members.push({ name, state: ctx.build('vectorizer', est, `${obj.name} member '${name}'`), weight })
+  }
+  if (members.length === 0) unsupported(`${obj.name} has no member left`)
+  return { type: 'feature-union', kind: obj.name, members }
+}
+
+function create (state: FeatureUnionState, ctx: CreateContext): Vectorizer {
+  const members = state.members.map(m => ({ ...m, vectorizer: ctx.create('vectorizer', m.state) }))
+  const offsets = members.map((_, i) => members.slice(0, i).reduce((sum, m) => sum + m.vectorizer.nFeatures, 0))
+  const nFeatures = offsets[offsets.length - 1]! + members[members.length - 1]!.vectorizer.nFeatures
+  return {
+    kind: `FeatureUnion(${members.map(m => m.vectorizer.kind).join(', ')})`,
+    nFeatures,
+    params: Object.fromEntries(members.map(m => [m.name, { ...m.vectorizer.params, ...(m.weight === null ? {} : { weight: m.weight }) }])),
+    transform: (text: string): SparseRow => {
+      const rows = members.map(m => {
+        const row = m.vectorizer.transform(text)
+        if (m.weight === null) return row
+        // csr * w: a Python float keeps a float32 block float32.
+        const w = m.weight
+        return { ...row, values: row.values.map(row.float32 ? v => Math.fround(v * w) : v => v * w) }
+      })
+      const length = rows.reduce((n, r) => n + r.indices.length, 0)
+      const indices = new Int32Array(length)
+      const values = new Float64Array(length)
+      let at = 0
+      rows.forEach((r, i) => {
+        for (let e = 0; e < r.indices.length; e++) {
+          indices[at] = r.indices[e]! + offsets[i]!
+          values[at++] = r.values[e]!
+        }
+      })
+      return { indices, values, float32: rows.every(r => r.float32) }
+    }
+  }
+}
+
+export const featureUnion = defineEstimator<FeatureUnionState, 'vectorizer'>({
+  type: 'feature-union',
+  role: 'vectorizer',
+  names: ['FeatureUnion'],
+  build,
+  create
+})

@@ -16,12 +16,14 @@
  *
  * Exponential loss: init 0.5 * logit(p), p = expit(2 * raw), label raw >= 0. The pickled
  * loss objects (plain or Cython) carry no state prediction needs; `loss` and K decide.
+ * Before 0.21 `init_` was a LogOddsEstimator, ScaledLogOddsEstimator or
+ * PriorProbabilityEstimator whose `prior` / `priors` are the raw scores themselves.
  */
 import { NdArray } from '../../pickle/numpy.js'
-import type { PyObject } from '../../pickle/values.js'
+import { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax, expit, logSumExp, numpySum, softmaxInPlace } from '../math.js'
-import { attr, choice, describe, num, readClasses, shapeError, sklearnClass, unsupported, writtenSince } from '../record.js'
+import { attr, choice, describe, float64Array, num, readClasses, shapeError, sklearnClass, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { RowLookup, applyTree, featureCount, readEstimatorTree, type TreeState } from './tree.js'
 
@@ -34,8 +36,10 @@ interface GradientBoostingState extends EstimatorState {
   readonly trees: readonly TreeState[]
   readonly learningRate: number
   readonly exponential: boolean
-  /** The init estimator's state, or null for init='zero'. */
+  /** The init estimator's state, or null for init='zero' or constant raw scores. */
   readonly init: EstimatorState | null
+  /** Raw scores to start from when they do not depend on the row (before 0.21). */
+  readonly initRaw: Float64Array | null
   /** Written by scikit-learn 1.4 or later (the `sklearn._loss` rules above). */
   readonly since14: boolean
   /** Clip of the init probabilities: float32 eps, float64 eps from 1.9. */
@@ -71,7 +75,13 @@ function build (obj: PyObject, ctx: BuildContext): GradientBoostingState {
   const nFeatures = featureCount(obj)
   const initValue = attr(obj, 'init_')
   let init: EstimatorState | null = null
-  if (initValue !== 'zero') {
+  let initRaw: Float64Array | null = null
+  const initClass = initValue instanceof PyObject ? initValue.name : ''
+  if (initClass === 'LogOddsEstimator' || initClass === 'ScaledLogOddsEstimator') {
+    initRaw = Float64Array.of(num(initValue as PyObject, 'prior'))
+  } else if (initClass === 'PriorProbabilityEstimator') {
+    initRaw = float64Array((initValue as PyObject).get('priors'), `${obj.name}.init_.priors`, [k])
+  } else if (initValue !== 'zero') {
     init = ctx.build('classifier', initValue, `${obj.name}.init_`)
     const initClasses = (init as { classes?: readonly string[] }).classes
     if (initClasses !== undefined && initClasses.length !== classes.length) shapeError(`${obj.name}.init_ has ${initClasses.length} classes for ${classes.length}`)
@@ -86,6 +96,7 @@ function build (obj: PyObject, ctx: BuildContext): GradientBoostingState {
     learningRate: num(obj, 'learning_rate'),
     exponential,
     init,
+    initRaw,
     since14: writtenSince(obj, 1, 4),
     eps: writtenSince(obj, 1, 9) ? EPS64 : EPS32
   }
@@ -121,7 +132,9 @@ function create (state: GradientBoostingState, ctx: CreateContext): Classifier {
   const lookup = new RowLookup(state.nFeatures)
   const rawScores = (row: SparseRow): Float64Array => {
     let raw: Float64Array
-    if (init === null) {
+    if (state.initRaw !== null) {
+      raw = state.initRaw.slice()
+    } else if (init === null) {
       raw = new Float64Array(k)
     } else {
       // The init estimator sees X as the trees do: cast to float32 (_validate_X_predict).

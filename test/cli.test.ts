@@ -65,6 +65,31 @@ describe('the tfidf-serve command', function () {
       expect(line.decision).to.have.length(1)
     })
 
+    it('gives a hard VotingClassifier neither proba nor decision, and its share of votes as confidence', async () => {
+      const dir = path.join(FIXTURES, 'estimators', '1.9.1', 'voting-hard')
+      const voting = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { predict: string[] }
+      const estimatorTexts = (JSON.parse(readFileSync(path.join(FIXTURES, 'estimators', 'texts.json'), 'utf8')) as { texts: string[] }).texts
+      const input = estimatorTexts.map(text => JSON.stringify({ text })).join('\n') + '\n'
+      const { stdout, code } = await cli(['predict', '--format', 'jsonl', '--model', path.join(dir, 'final_best_model.pkl'), '--vectorizer', path.join(dir, '..', '_vectorizers', 'sent.pkl')], input)
+      expect(code).to.equal(0)
+      const lines = stdout.trimEnd().split('\n').map(l => JSON.parse(l) as Record<string, unknown>)
+      expect(lines.map(l => Object.keys(l))).to.deep.equal(lines.map(() => ['label', 'confidence']))
+      expect(lines.map(l => l.label)).to.deep.equal(voting.predict)
+      // Three unweighted members: two or three of them voted for the label.
+      expect(new Set(lines.map(l => l.confidence))).to.satisfy((s: Set<number>) => [...s].every(c => c === 2 / 3 || c === 1))
+      const { stdout: described } = await cli(['inspect', '--model', path.join(dir, 'final_best_model.pkl'), '--vectorizer', path.join(dir, '..', '_vectorizers', 'sent.pkl')])
+      expect(JSON.parse(described)).to.include({ classifier: 'VotingClassifier', vectorizer: 'TfidfVectorizer', confidence: 'votes' })
+    })
+
+    it('describes a Pipeline of vectorizer, selection step and classifier saved as one file', async () => {
+      const dir = path.join(FIXTURES, 'estimators', '1.6.1', 'select-kbest')
+      const { stdout } = await cli(['inspect', '--model', path.join(dir, 'pipeline.pkl')])
+      const info = JSON.parse(stdout) as Record<string, unknown>
+      expect(info).to.include({ classifier: 'LogisticRegression', vectorizer: 'TfidfVectorizer', n_features: 400, confidence: 'predict_proba' })
+      expect(info.steps).to.deep.equal(['SelectKBest'])
+      expect(Object.values(info.sklearn_versions as Record<string, string>)).to.deep.equal(['1.6.1'])
+    })
+
     it('fails with one line on stderr and exit 1 for a missing model', async () => {
       const { stdout, stderr, code } = await cli(['predict', '--model', '/no/such/model.pkl'], 'x\n')
       expect([code, stdout]).to.deep.equal([1, ''])

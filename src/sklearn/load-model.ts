@@ -148,6 +148,7 @@ export function createPredictor (state: ModelState): TextClassifier {
   return new TextClassifier(text, classifier, {
     vectorizer: [vectorizer, ...steps.slice(0, leadingTfidf)].map(s => s.kind).join(' + '),
     steps: steps.slice(leadingTfidf).map(s => s.kind),
+    nFeatures: vectorizer.nFeatures,
     vectorizerParams: { ...vectorizer.params, ...(leadingTfidf === 1 ? steps[0]!.params : {}) },
     sklearnVersions: state.sklearnVersions
   })

@@ -24,6 +24,7 @@ export interface ModelInfo {
   /** The other Pipeline steps between vectorizer and classifier, in order. */
   readonly steps: readonly string[]
   readonly classes: readonly string[]
+  /** The vectorizer's features (before any step selects or reduces them). */
   readonly nFeatures: number
   readonly confidence: ConfidenceMethod
   readonly classifierParams: Readonly<Record<string, unknown>>
@@ -48,7 +49,7 @@ export function decisionConfidence (decision: Float64Array): number {
 }
 
 /** How a model's text side is described (the classifier describes itself). */
-export type TextSideInfo = Pick<ModelInfo, 'vectorizer' | 'steps' | 'vectorizerParams' | 'sklearnVersions'>
+export type TextSideInfo = Pick<ModelInfo, 'vectorizer' | 'steps' | 'nFeatures' | 'vectorizerParams' | 'sklearnVersions'>
 
 export class TextClassifier implements Predictor {
   readonly classes: readonly string[]
@@ -65,10 +66,14 @@ export class TextClassifier implements Predictor {
       ...info,
       classifier: classifier.kind,
       classes: this.classes,
-      nFeatures: text.nFeatures,
       confidence: classifier.confidence,
       classifierParams: classifier.params
     })
+  }
+
+  /** The width of the rows the classifier takes (the vectorizer's, after every step). */
+  get rowWidth (): number {
+    return this.#text.nFeatures
   }
 
   /** The row the classifier sees for `text` (after the vectorizer and every step). */

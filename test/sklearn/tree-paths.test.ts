@@ -29,7 +29,7 @@ describe('tree models take the same path as in scikit-learn (leaf ids of apply()
         const predictor = createPredictor(state)
         const trees = treesIn(state.classifier)
         expect(trees.length).to.equal(expected.apply![0]!.length)
-        const lookup = new RowLookup(predictor.info.nFeatures)
+        const lookup = new RowLookup(predictor.rowWidth)
         TEXTS.forEach((text, i) => {
           lookup.load(predictor.transform(text))
           expect(trees.map(t => applyTree(t, lookup.values)), `text ${i}`).to.deep.equal(expected.apply![i])

@@ -1,0 +1,104 @@
+/**
+ * In-process speed of every estimator family on one thread, beside scikit-learn on the same
+ * fixture models (test/fixtures/estimators/1.2.1, written by Debian's scikit-learn, which
+ * /usr/bin/python3 runs) and the same texts: scikit-learn in batches of 50 and in single
+ * calls. Run alone: `npm run bench:families [-- SECONDS]`; `npm run bench` includes it.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { loadModel } from '../../src/sklearn/load-model.js'
+import { ROOT, loadTexts } from '../lib/corpus.js'
+import { markdown } from '../lib/report.js'
+import { measureInProcess } from './vectorize-score.bench.js'
+
+const PYTHON = '/usr/bin/python3'
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'estimators', '1.2.1')
+
+/** One representative model per family. */
+export const FAMILY_CASES: ReadonlyArray<readonly [string, string]> = [
+  ['linear (LogisticRegression, 4 classes)', 'logreg-multinomial'],
+  ['naive Bayes (MultinomialNB)', 'multinomialnb-counts'],
+  ['SVC linear, probability', 'svc-linear-proba'],
+  ['SVC rbf, probability, 3 classes', 'svc-rbf-proba'],
+  ['decision tree', 'tree-gini'],
+  ['random forest, 12 trees', 'forest'],
+  ['gradient boosting, 3 classes x 20', 'gb-multi'],
+  ['AdaBoost SAMME.R', 'adaboost-samme-r'],
+  ['bagging of trees', 'bagging-tree'],
+  ['MLP (16,)', 'mlp-relu'],
+  ['calibrated LinearSVC, isotonic', 'calibrated-isotonic'],
+  ['soft voting (LR, NB, forest)', 'voting-soft-weights'],
+  ['stacking (SVC, NB -> LR)', 'stacking'],
+  ['one-vs-rest LinearSVC', 'one-vs-rest-svc'],
+  ['HashingVectorizer + TF-IDF + LinearSVC', 'hashing-tfidf-pipeline'],
+  ['FeatureUnion word + char', 'union-word-char'],
+  ['TruncatedSVD + LR', 'svd-logreg'],
+  ['SelectKBest + LR', 'select-kbest']
+]
+
+export interface FamilyFigures {
+  readonly family: string
+  readonly case: string
+  readonly textsPerSecond: number
+  readonly sklearnBatch50?: number
+  readonly sklearnSingle?: number
+}
+
+interface SklearnFigures {
+  readonly name: string
+  readonly batch50_texts_per_s: number
+  readonly single_texts_per_s: number
+  readonly labels: string[]
+}
+
+function filesOf (name: string): string[] {
+  const expected = JSON.parse(readFileSync(path.join(FIXTURES, name, 'expected.json'), 'utf8')) as { files: string[] }
+  return expected.files.map(f => path.join(FIXTURES, name, f))
+}
+
+/** Times each family here and, with `python`, in scikit-learn; throws if labels differ. */
+export async function measureFamilies (texts: readonly string[], seconds: number, python: boolean): Promise<FamilyFigures[]> {
+  const sample = texts.slice(0, 1000)
+  const theirs = new Map<string, SklearnFigures>()
+  if (python) {
+    const dir = path.join(ROOT, 'bench', 'results')
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(path.join(dir, '.family-cases.json'), JSON.stringify(FAMILY_CASES.map(([, name]) => ({ name, files: filesOf(name) }))))
+    writeFileSync(path.join(dir, '.family-texts.json'), JSON.stringify(sample))
+    const out = execFileSync(PYTHON, [path.join(ROOT, 'bench', 'baseline', 'families.py'), path.join(dir, '.family-cases.json'), path.join(dir, '.family-texts.json'), String(seconds)], { encoding: 'utf8' })
+    for (const line of out.trim().split('\n')) {
+      const r = JSON.parse(line) as SklearnFigures
+      theirs.set(r.name, r)
+    }
+  }
+  const rows: FamilyFigures[] = []
+  for (const [family, name] of FAMILY_CASES) {
+    const files = filesOf(name)
+    const { predictor } = await loadModel({ model: files[files.length - 1]!, vectorizers: files.slice(0, -1) })
+    const sk = theirs.get(name)
+    if (sk !== undefined) {
+      const mine = sample.slice(0, 20).map(t => predictor.predict(t).label)
+      if (JSON.stringify(mine) !== JSON.stringify(sk.labels)) throw new Error(`${name}: labels differ from scikit-learn's`)
+    }
+    const ours = measureInProcess(predictor, sample, seconds)
+    rows.push({ family, case: name, textsPerSecond: ours.textsPerSecond, sklearnBatch50: sk?.batch50_texts_per_s, sklearnSingle: sk?.single_texts_per_s })
+  }
+  return rows
+}
+
+export function familyTable (rows: readonly FamilyFigures[]): string {
+  const fmt = (n: number | undefined, d = 0): string => n === undefined ? '' : n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d })
+  return markdown(['family', 'fixture', 'tfidf-serve texts/s', 'scikit-learn batch of 50', 'scikit-learn single calls', 'vs batch of 50', 'vs single'],
+    rows.map(r => [r.family, r.case, fmt(r.textsPerSecond), fmt(r.sklearnBatch50), fmt(r.sklearnSingle),
+      r.sklearnBatch50 === undefined ? '' : `${fmt(r.textsPerSecond / r.sklearnBatch50, 1)}x`, r.sklearnSingle === undefined ? '' : `${fmt(r.textsPerSecond / r.sklearnSingle, 1)}x`]))
+}
+
+async function main (): Promise<void> {
+  const seconds = Number(process.argv[2] ?? '2')
+  const rows = await measureFamilies(loadTexts(), seconds, true)
+  console.log(familyTable(rows))
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main()

@@ -5,7 +5,7 @@
  * instead of a list, so counting allocates nothing per feature beyond its string.
  */
 import { ServiceError } from '../../errors.js'
-import { codePoints, pyLower, pySplit, squeezeWhiteSpace, stripAccentsAscii, stripAccentsUnicode } from './python-str.js'
+import { pyLower, pySplit, squeezeWhiteSpace, stripAccentsAscii, stripAccentsUnicode } from './python-str.js'
 import { forEachWordRun } from './word-runs.js'
 import { translatePythonPattern } from './python-regex.js'
 
@@ -83,12 +83,28 @@ export function buildAnalyzer (options: AnalyzerOptions): Analyzer {
   }
   if (options.analyzer === 'char') return (text, emit) => charNgrams(squeezeWhiteSpace(preprocess(text)), minN, maxN, emit)
   if (options.analyzer === 'char_wb') return (text, emit) => charWbNgrams(squeezeWhiteSpace(preprocess(text)), minN, maxN, emit)
+  const tokens = buildWordTokenizer(options)
+  return (text, emit) => { wordNgrams(tokens(text), minN, maxN, emit) }
+}
+
+/** The word analyzer's tokens: preprocessed, tokenized, stop words removed (before n-grams). */
+export function buildWordTokenizer (options: AnalyzerOptions): (text: string) => string[] {
+  const preprocess = buildPreprocessor(options)
   const tokenize = buildTokenizer(options.tokenPattern)
   const stopWords = options.stopWords === null ? null : new Set(options.stopWords)
-  return (text, emit) => {
-    let tokens = tokenize(preprocess(text))
-    if (stopWords !== null) tokens = tokens.filter(t => !stopWords.has(t))
-    wordNgrams(tokens, minN, maxN, emit)
+  return text => {
+    const tokens = tokenize(preprocess(text))
+    return stopWords === null ? tokens : tokens.filter(t => !stopWords.has(t))
+  }
+}
+
+/**
+ * Calls `onNgram(start, n)` for each word n-gram of `count` tokens in `_word_ngrams`'s
+ * order (unigrams first, then by length), for callers that need no joined string.
+ */
+export function forEachWordNgram (count: number, minN: number, maxN: number, onNgram: (start: number, n: number) => void): void {
+  for (let n = minN; n <= Math.min(maxN, count); n++) {
+    for (let i = 0; i + n <= count; i++) onNgram(i, n)
   }
 }
 
@@ -113,31 +129,47 @@ function wordNgrams (tokens: readonly string[], minN: number, maxN: number, emit
   }
 }
 
-/** `_char_ngrams`: every substring of n code points. */
+/**
+ * UTF-16 offsets of each code point of `text`, and its length at the end, so n-grams of
+ * code points are slices (no array of characters joined per n-gram); null when every code
+ * point is one unit, the common case, where the offsets are the indices themselves.
+ */
+function codePointOffsets (text: string): Int32Array | null {
+  let astral = false
+  for (let i = 0; i < text.length && !astral; i++) astral = (text.charCodeAt(i) & 0xfc00) === 0xd800
+  if (!astral) return null
+  const offsets: number[] = []
+  for (let i = 0; i < text.length; i += text.codePointAt(i)! > 0xffff ? 2 : 1) offsets.push(i)
+  offsets.push(text.length)
+  return Int32Array.from(offsets)
+}
+
+/** Calls `emit` with every n-gram of code points of `text` (n in [minN, maxN]) in scikit-learn's order. */
+function forEachCharNgram (text: string, offsets: Int32Array | null, n: number, emit: (f: string) => void): void {
+  const count = offsets === null ? text.length : offsets.length - 1
+  for (let i = 0; i + n <= count; i++) emit(offsets === null ? text.slice(i, i + n) : text.slice(offsets[i]!, offsets[i + n]!))
+}
+
+/** `_char_ngrams`: every substring of n code points, unigrams first. */
 function charNgrams (text: string, minN: number, maxN: number, emit: (f: string) => void): void {
-  const chars = codePoints(text)
-  let n0 = minN
-  if (minN === 1) {
-    for (const c of chars) emit(c)
-    n0 = 2
-  }
-  for (let n = n0; n <= Math.min(maxN, chars.length); n++) {
-    for (let i = 0; i + n <= chars.length; i++) emit(chars.slice(i, i + n).join(''))
-  }
+  const offsets = codePointOffsets(text)
+  const count = offsets === null ? text.length : offsets.length - 1
+  for (let n = minN; n <= Math.min(maxN, count); n++) forEachCharNgram(text, offsets, n, emit)
 }
 
 /** `_char_wb_ngrams`: n-grams inside each space-padded word; a word shorter than n gives itself once. */
 function charWbNgrams (text: string, minN: number, maxN: number, emit: (f: string) => void): void {
   for (const word of pySplit(text)) {
-    const w = [' ', ...codePoints(word), ' ']
+    const w = ' ' + word + ' '
+    const offsets = codePointOffsets(w)
+    const length = offsets === null ? w.length : offsets.length - 1
     for (let n = minN; n <= maxN; n++) {
-      let offset = 0
-      emit(w.slice(offset, offset + n).join(''))
-      while (offset + n < w.length) {
-        offset++
-        emit(w.slice(offset, offset + n).join(''))
+      if (n >= length) {
+        // A word no longer than n gives itself once, and nothing for larger n.
+        emit(w)
+        break
       }
-      if (offset === 0) break
+      forEachCharNgram(w, offsets, n, emit)
     }
   }
 }

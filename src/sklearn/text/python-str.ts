@@ -68,24 +68,23 @@ export function stripAccentsAscii (text: string): string {
   return out
 }
 
-/** The code points of `text` (Python indexes str by code point, JavaScript by UTF-16 unit). */
-export function codePoints (text: string): string[] {
-  return Array.from(text)
-}
-
-/** Python's `str.split()` with no arguments: runs of white space separate, none at the ends. */
+/**
+ * Python's `str.split()` with no arguments: runs of white space separate, none at the ends.
+ * Every white-space code point is in the BMP, so the text is scanned by code unit and the
+ * words are sliced out (a surrogate is never white space).
+ */
 export function pySplit (text: string): string[] {
   const out: string[] = []
-  let word = ''
-  for (const ch of text) {
-    if (SPACE.has(ch.codePointAt(0)!)) {
-      if (word !== '') out.push(word)
-      word = ''
-    } else {
-      word += ch
+  let start = -1
+  for (let i = 0; i <= text.length; i++) {
+    const space = i === text.length || SPACE.has(text.charCodeAt(i))
+    if (space && start >= 0) {
+      out.push(text.slice(start, i))
+      start = -1
+    } else if (!space && start < 0) {
+      start = i
     }
   }
-  if (word !== '') out.push(word)
   return out
 }
 

@@ -36,7 +36,8 @@ export class FeatureCounter {
    */
   takeRow (binary: boolean, float32: boolean): SparseRow {
     const n = this.#n
-    const indices = this.#touched.slice(0, n).sort()
+    const indices = this.#touched.slice(0, n)
+    sortSmall(indices)
     const values = new Float64Array(n)
     for (let k = 0; k < n; k++) {
       const j = indices[k]!
@@ -52,5 +53,22 @@ export class FeatureCounter {
     const grown = new Int32Array(this.#touched.length * 2)
     grown.set(this.#touched)
     this.#touched = grown
+  }
+}
+
+/** Sorts in place: insertion sort for the few features of a short text, else the built-in sort. */
+function sortSmall (a: Int32Array): void {
+  if (a.length > 32) {
+    a.sort()
+    return
+  }
+  for (let i = 1; i < a.length; i++) {
+    const v = a[i]!
+    let j = i - 1
+    while (j >= 0 && a[j]! > v) {
+      a[j + 1] = a[j]!
+      j--
+    }
+    a[j + 1] = v
   }
 }

@@ -10,9 +10,9 @@ import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type EstimatorState, type Vectorizer } from '../estimator.js'
 import { bool, describe, dtypeName, int, param, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { buildAnalyzer, type AnalyzerOptions } from '../text/analyzer.js'
+import { buildAnalyzer, buildWordTokenizer, forEachWordNgram, type AnalyzerOptions } from '../text/analyzer.js'
 import { FeatureCounter } from './feature-counter.js'
-import { murmurhash3Utf8 } from './murmurhash.js'
+import { murmurhash3Utf8, murmurhash3Words } from './murmurhash.js'
 import { normalizeInPlace } from './tfidf-transformer.js'
 import { analyzerParams, readAnalyzerOptions } from './vocabulary-vectorizer.js'
 
@@ -46,18 +46,27 @@ function build (obj: PyObject): HashingVectorizerState {
 
 function create (state: HashingVectorizerState): Vectorizer {
   const { nFeatures, alternateSign, binary, norm, float32 } = state
-  const analyze = buildAnalyzer(state.analyzer)
   const counter = new FeatureCounter(nFeatures)
-  const add = (feature: string): void => {
-    const h = murmurhash3Utf8(feature)
-    counter.add(Math.abs(h) % nFeatures, alternateSign && h < 0 ? -1 : 1)
+  const addHash = (h: number): void => { counter.add(Math.abs(h) % nFeatures, alternateSign && h < 0 ? -1 : 1) }
+  let analyze: (text: string) => void
+  if (state.analyzer.analyzer === 'word') {
+    // Word n-grams hashed from their tokens: no joined string per n-gram.
+    const tokenize = buildWordTokenizer(state.analyzer)
+    const [minN, maxN] = state.analyzer.ngramRange
+    analyze = text => {
+      const tokens = tokenize(text)
+      forEachWordNgram(tokens.length, minN, maxN, (start, n) => { addHash(murmurhash3Words(tokens, start, n)) })
+    }
+  } else {
+    const analyzeChars = buildAnalyzer(state.analyzer)
+    analyze = text => { analyzeChars(text, feature => { addHash(murmurhash3Utf8(feature)) }) }
   }
   return {
     kind: state.kind,
     nFeatures,
     params: { ...analyzerParams(state.analyzer), n_features: nFeatures, alternate_sign: alternateSign, binary, norm, dtype: float32 ? 'float32' : 'float64' },
     transform: (text: string): SparseRow => {
-      analyze(text, add)
+      analyze(text)
       const row = counter.takeRow(binary, float32)
       if (norm !== null) normalizeInPlace(row.values, norm, float32)
       return row

@@ -16,23 +16,30 @@ function mixBlock (h: number, k: number): number {
   return (Math.imul(h, 5) + 0xe6546b64) | 0
 }
 
-/** The signed 32-bit MurmurHash3 (seed 0) of `text`'s UTF-8 encoding. */
-export function murmurhash3Utf8 (text: string): number {
-  let h = 0
-  let block = 0
-  let filled = 0
-  let length = 0
-  const push = (byte: number): void => {
-    block |= byte << (filled * 8)
-    length++
-    if (++filled === 4) {
-      h = mixBlock(h, block)
-      block = 0
-      filled = 0
-    }
+// The hash state while a string's bytes are fed in (module-level: no closure per call).
+let h1 = 0
+let block = 0
+let filled = 0
+let length = 0
+
+function pushByte (byte: number): void {
+  block |= byte << (filled << 3)
+  length++
+  if (++filled === 4) {
+    h1 = mixBlock(h1, block)
+    block = 0
+    filled = 0
   }
+}
+
+/** Feeds `text`'s UTF-8 bytes into the hash state. */
+function feed (text: string): void {
   for (let i = 0; i < text.length; i++) {
     let cp = text.charCodeAt(i)
+    if (cp < 0x80) {
+      pushByte(cp)
+      continue
+    }
     if (cp >= 0xd800 && cp <= 0xdfff) {
       const next = text.charCodeAt(i + 1)
       if (cp <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
@@ -42,16 +49,25 @@ export function murmurhash3Utf8 (text: string): number {
         cp = 0xfffd
       }
     }
-    if (cp < 0x80) {
-      push(cp)
-    } else if (cp < 0x800) {
-      push(0xc0 | (cp >> 6)); push(0x80 | (cp & 0x3f))
+    if (cp < 0x800) {
+      pushByte(0xc0 | (cp >> 6)); pushByte(0x80 | (cp & 0x3f))
     } else if (cp < 0x10000) {
-      push(0xe0 | (cp >> 12)); push(0x80 | ((cp >> 6) & 0x3f)); push(0x80 | (cp & 0x3f))
+      pushByte(0xe0 | (cp >> 12)); pushByte(0x80 | ((cp >> 6) & 0x3f)); pushByte(0x80 | (cp & 0x3f))
     } else {
-      push(0xf0 | (cp >> 18)); push(0x80 | ((cp >> 12) & 0x3f)); push(0x80 | ((cp >> 6) & 0x3f)); push(0x80 | (cp & 0x3f))
+      pushByte(0xf0 | (cp >> 18)); pushByte(0x80 | ((cp >> 12) & 0x3f)); pushByte(0x80 | ((cp >> 6) & 0x3f)); pushByte(0x80 | (cp & 0x3f))
     }
   }
+}
+
+function begin (): void {
+  h1 = 0
+  block = 0
+  filled = 0
+  length = 0
+}
+
+function finish (): number {
+  let h = h1
   if (filled > 0) {
     let k = Math.imul(block, C1)
     k = (k << 15) | (k >>> 17)
@@ -64,4 +80,22 @@ export function murmurhash3Utf8 (text: string): number {
   h = Math.imul(h, 0xc2b2ae35)
   h ^= h >>> 16
   return h | 0
+}
+
+/** The signed 32-bit MurmurHash3 (seed 0) of `text`'s UTF-8 encoding. */
+export function murmurhash3Utf8 (text: string): number {
+  begin()
+  feed(text)
+  return finish()
+}
+
+/** The hash of `tokens[start .. start + n)` joined by single spaces (a word n-gram), without joining them. */
+export function murmurhash3Words (tokens: readonly string[], start: number, n: number): number {
+  begin()
+  feed(tokens[start]!)
+  for (let k = 1; k < n; k++) {
+    pushByte(0x20)
+    feed(tokens[start + k]!)
+  }
+  return finish()
 }

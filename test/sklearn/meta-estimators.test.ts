@@ -222,6 +222,26 @@ describe('meta-estimators and MLP refuse corrupt records at load', () => {
       const p = reference.score(ROWS[1]!).proba!
       expect(p[0]! + p[1]!).to.be.closeTo(1, 1e-15)
     })
+
+    it("method 'temperature' (1.8+): softmax(beta_ * [-d, d]) of a binary decision, averaged over folds", async () => {
+      const calibrated = await record('calibrated-sigmoid')
+      set(calibrated, 'method', 'temperature')
+      const folds = list(calibrated, 'calibrated_classifiers_') as PyObject[]
+      for (const cc of folds) {
+        const scaling = new PyObject('sklearn.calibration', '_TemperatureScaling')
+        scaling.setState(new Map([['beta_', 1.7]]))
+        set(cc, 'method', 'temperature')
+        set(cc, 'calibrators', [scaling])
+      }
+      const c = classifierOf(calibrated)
+      const svcs = folds.map(cc => createEstimator('classifier', buildEstimator('classifier', get(cc, 'estimator'))))
+      for (const row of ROWS.slice(1)) {
+        const p1 = svcs.reduce((sum, svc) => sum + 1 / (1 + Math.exp(-2 * 1.7 * svc.score(row).decision![0]!)), 0) / svcs.length
+        const p = c.score(row).proba!
+        expect(p[1]).to.be.closeTo(p1, 1e-15)
+        expect(p[0]).to.be.closeTo(1 - p1, 1e-15)
+      }
+    })
   })
 
   describe('StackingClassifier', () => {

@@ -205,17 +205,17 @@ export function dtypeName (obj: PyObject, fallback = 'float64'): string {
 }
 
 /**
- * The scikit-learn version that wrote a record (`_sklearn_version`), as [major, minor];
- * [0, 0] when absent (files from before 0.18 carry none).
+ * The scikit-learn version that wrote a record (`_sklearn_version`, e.g. '1.4.1.post1'), as
+ * [major, minor, patch]; [0, 0, 0] when absent (files from before 0.18 carry none).
  */
-export function sklearnVersion (obj: PyObject): readonly [number, number] {
+export function sklearnVersion (obj: PyObject): readonly [number, number, number] {
   const v = obj.get('_sklearn_version')
-  const m = typeof v === 'string' ? /^(\d+)\.(\d+)/.exec(v) : null
-  return m === null ? [0, 0] : [Number(m[1]), Number(m[2])]
+  const m = typeof v === 'string' ? /^(\d+)\.(\d+)(?:\.(\d+))?/.exec(v) : null
+  return m === null ? [0, 0, 0] : [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)]
 }
 
-/** Whether the record was written by scikit-learn `major.minor` or later. */
-export function writtenSince (obj: PyObject, major: number, minor: number): boolean {
-  const [a, b] = sklearnVersion(obj)
-  return a > major || (a === major && b >= minor)
+/** Whether the record was written by scikit-learn `major.minor.patch` or later. */
+export function writtenSince (obj: PyObject, major: number, minor: number, patch = 0): boolean {
+  const [a, b, c] = sklearnVersion(obj)
+  return a !== major ? a > major : b !== minor ? b > minor : c >= patch
 }

@@ -1,7 +1,7 @@
 /**
  * AdaBoostClassifier over any supported base estimator, as scikit-learn 1.2 to 1.9 compute it:
  *
- * - SAMME: each estimator votes its weight for the class it predicts; from 1.3 it also
+ * - SAMME: each estimator votes its weight for the class it predicts; from 1.3.1 it also
  *   votes -weight/(K-1) for every other class (before: 0). SAMME.R (written up to 1.5):
  *   each adds (K-1) * (log q - mean(log q)) of its probabilities q, clipped at float64 eps.
  * - decision = votes / sum(estimator_weights_) (numpy sum over the whole array, zeros of an
@@ -24,7 +24,7 @@ interface AdaBoostState extends EstimatorState {
   /** The numpy sum of the whole estimator_weights_ array. */
   readonly weightSum: number
   readonly real: boolean
-  /** Written by 1.3 or later: SAMME's losing classes get -weight/(K-1). */
+  /** Written by 1.3.1 or later: SAMME's losing classes get -weight/(K-1). */
   readonly symmetric: boolean
 }
 
@@ -48,7 +48,7 @@ function build (obj: PyObject, ctx: BuildContext): AdaBoostState {
     weights: allWeights.slice(0, records.length),
     weightSum: numpySum(allWeights),
     real,
-    symmetric: writtenSince(obj, 1, 3)
+    symmetric: writtenSince(obj, 1, 3, 1)
   }
 }
 

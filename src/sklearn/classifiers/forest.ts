@@ -15,7 +15,7 @@ interface ForestState extends EstimatorState {
   readonly classes: readonly string[]
   readonly nFeatures: number
   readonly trees: readonly TreeState[]
-  /** Trees written before 1.4 hold counts, normalised per tree. */
+  /** Trees written before 1.4.1 hold counts, normalised per tree. */
   readonly normalize: boolean
 }
 

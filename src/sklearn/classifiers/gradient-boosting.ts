@@ -9,7 +9,7 @@
  * |----------------------|----------------------------------|-----------------------------------|
  * | binary init          | log(p / (1 - p))                  | scipy logit(p)                     |
  * | multiclass init      | log(p)                            | log(p / gmean(p)) (centred)        |
- * | init clip eps        | float32 eps                       | float32 eps; float64 eps from 1.9  |
+ * | init clip eps        | float32 eps                       | float32 eps; float64 eps from 1.8  |
  * | multiclass proba     | exp(raw - logsumexp(raw))         | softmax(raw)                       |
  * | binary label         | argmax [1 - p, p] (raw 0 -> 0)    | raw >= 0 (raw 0 -> 1)              |
  * | multiclass label     | argmax proba                      | argmax raw                         |
@@ -42,7 +42,7 @@ interface GradientBoostingState extends EstimatorState {
   readonly initRaw: Float64Array | null
   /** Written by scikit-learn 1.4 or later (the `sklearn._loss` rules above). */
   readonly since14: boolean
-  /** Clip of the init probabilities: float32 eps, float64 eps from 1.9. */
+  /** Clip of the init probabilities: float32 eps, float64 eps from 1.8. */
   readonly eps: number
 }
 
@@ -98,7 +98,7 @@ function build (obj: PyObject, ctx: BuildContext): GradientBoostingState {
     init,
     initRaw,
     since14: writtenSince(obj, 1, 4),
-    eps: writtenSince(obj, 1, 9) ? EPS64 : EPS32
+    eps: writtenSince(obj, 1, 8) ? EPS64 : EPS32
   }
 }
 

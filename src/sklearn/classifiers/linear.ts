@@ -15,7 +15,7 @@ import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { expitFloat32, numpySumFloat32, softmaxFloat32InPlace } from '../float32.js'
 import { argmax, expit, numpySum, softmaxInPlace, sparseDotPlus } from '../math.js'
-import { attr, attrOf, describe, forEachEntry, isFloat32, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported } from '../record.js'
+import { attr, attrOf, describe, forEachEntry, isFloat32, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 
 /**
@@ -37,6 +37,8 @@ export interface LinearState extends EstimatorState {
   /** coef_ / intercept_ are stored as float32 (then a float32 row is scored in float32). */
   readonly coefFloat32: boolean
   readonly interceptFloat32: boolean
+  /** `_predict_proba_lr` turns a row of all-zero expits into uniform probabilities (1.9+; NaN before). */
+  readonly zeroRowUniform: boolean
   readonly params: Readonly<Record<string, unknown>>
 }
 
@@ -64,12 +66,17 @@ export function readIntercept (value: unknown, outputs: number, owner: string): 
   return toFloat64(array, `${owner}.intercept_`).slice()
 }
 
+/**
+ * LogisticRegression's predict_proba: one-vs-rest expit or multinomial softmax, following
+ * `multi_class` ('deprecated' from 1.5 and gone from 1.8 mean 'auto'), where 'auto' is
+ * one-vs-rest for two classes and for liblinear (and newton-cholesky before 1.6).
+ */
 function logisticProba (obj: PyObject, nClasses: number): ProbaKind {
   let multiClass = param(obj, 'multi_class', 'auto')
   if (multiClass === 'deprecated') multiClass = 'auto'
   const solver = param(obj, 'solver', 'lbfgs')
   if (multiClass === 'ovr' || multiClass === 'warn') return 'ovr'
-  if (multiClass === 'auto') return nClasses <= 2 || solver === 'liblinear' ? 'ovr' : 'multinomial'
+  if (multiClass === 'auto') return nClasses <= 2 || solver === 'liblinear' || (solver === 'newton-cholesky' && !writtenSince(obj, 1, 6)) ? 'ovr' : 'multinomial'
   if (multiClass === 'multinomial') return 'multinomial'
   return unsupported(`${obj.name}.multi_class is ${describe(multiClass)}`)
 }
@@ -100,7 +107,7 @@ function build (obj: PyObject): LinearState {
   const intercept = readIntercept(interceptValue, outputs, name)
   const coefFloat32 = (coef instanceof NdArray || coef instanceof SparseMatrix) && isFloat32(coef)
   const interceptFloat32 = interceptValue instanceof NdArray && isFloat32(interceptValue)
-  return { type: 'linear', kind: name, classes, coefT, intercept, nFeatures: features, proba, coefFloat32, interceptFloat32, params }
+  return { type: 'linear', kind: name, classes, coefT, intercept, nFeatures: features, proba, coefFloat32, interceptFloat32, zeroRowUniform: writtenSince(obj, 1, 9), params }
 }
 
 const f32 = Math.fround
@@ -127,7 +134,7 @@ function modifiedHuberProba (decision: Float64Array, nClasses: number, round: (x
 }
 
 /** predict_proba from the decision values, in their dtype. */
-function probaOf (kind: ProbaKind, decision: Float64Array, nClasses: number, float32: boolean): Float64Array | undefined {
+function probaOf (kind: ProbaKind, decision: Float64Array, nClasses: number, float32: boolean, zeroRowUniform: boolean): Float64Array | undefined {
   const round = float32 ? f32 : same
   switch (kind) {
     case 'none': return undefined
@@ -139,7 +146,11 @@ function probaOf (kind: ProbaKind, decision: Float64Array, nClasses: number, flo
         return Float64Array.of(round(1 - p), p)
       }
       const p = decision.map(sigmoid)
-      const sum = float32 ? numpySumFloat32(p) : numpySum(p)
+      let sum = float32 ? numpySumFloat32(p) : numpySum(p)
+      if (sum === 0 && zeroRowUniform) {
+        p.fill(1)
+        sum = nClasses
+      }
       return p.map(v => round(v / sum))
     }
     case 'multinomial': {
@@ -180,7 +191,7 @@ function create (state: LinearState): Classifier {
         ? float32Decision(row, coefT, intercept, state.interceptFloat32)
         : sparseDotPlus(row.indices, row.values, coefT, outputs, intercept)
       const classIndex = decision.length === 1 ? (decision[0]! > 0 ? 1 : 0) : argmax(decision)
-      return { classIndex, decision, proba: probaOf(proba, decision, classes.length, float32 && state.interceptFloat32) }
+      return { classIndex, decision, proba: probaOf(proba, decision, classes.length, float32 && state.interceptFloat32, state.zeroRowUniform) }
     }
   }
 }

@@ -130,8 +130,8 @@ export function leafValues (t: TreeState, leaf: number, nClasses: number): Float
 }
 
 /**
- * DecisionTreeClassifier.predict_proba of a leaf: before 1.4 the values are weighted class
- * counts, normalised by their numpy sum (a zero sum counts as 1); from 1.4 they are stored
+ * DecisionTreeClassifier.predict_proba of a leaf: before 1.4.1 the values are weighted class
+ * counts, normalised by their numpy sum (a zero sum counts as 1); from 1.4.1 they are stored
  * fractions, returned as they are.
  */
 export function treeProba (t: TreeState, leaf: number, nClasses: number, normalize: boolean): Float64Array {
@@ -145,7 +145,7 @@ export function treeProba (t: TreeState, leaf: number, nClasses: number, normali
 
 /** Whether a classifier tree written by this version stores counts (normalised at predict time). */
 export function storesCounts (record: PyObject): boolean {
-  return !writtenSince(record, 1, 4)
+  return !writtenSince(record, 1, 4, 1)
 }
 
 /** The fitted tree of a DecisionTreeClassifier/Regressor record, checked against its classes. */
@@ -194,7 +194,7 @@ function create (state: DecisionTreeState): Classifier {
       lookup.load(row)
       const leaf = applyTree(tree, lookup.values)
       lookup.clear()
-      // predict is the argmax of the raw leaf values (counts before 1.4), not of the proba.
+      // predict is the argmax of the raw leaf values (counts before 1.4.1), not of the proba.
       return { classIndex: argmax(leafValues(tree, leaf, classes.length)), proba: treeProba(tree, leaf, classes.length, normalize), decision: undefined }
     }
   }

@@ -12,9 +12,9 @@
 import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax, numpySum, softmaxInPlace } from '../math.js'
-import { attr, float64Array, items, param, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
+import { attr, float64Array, param, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { commonWidth, innerClassIndex } from './inner.js'
+import { buildMembers, commonWidth, labelClassIndices } from './inner.js'
 
 interface AdaBoostState extends EstimatorState {
   readonly classes: readonly string[]
@@ -32,20 +32,18 @@ const EPS64 = 2 ** -52
 
 function build (obj: PyObject, ctx: BuildContext): AdaBoostState {
   const classes = readClasses(attr(obj, 'classes_'), obj.name)
-  const records = items(attr(obj, 'estimators_'), `${obj.name}.estimators_`)
+  const estimators = buildMembers(obj, 'estimators_', ctx)
   const allWeights = float64Array(attr(obj, 'estimator_weights_'), `${obj.name}.estimator_weights_`, [-1])
-  if (records.length === 0) shapeError(`${obj.name}.estimators_ is empty`)
-  if (allWeights.length < records.length) shapeError(`${obj.name}.estimator_weights_ has ${allWeights.length} weights for ${records.length} estimators`)
+  if (allWeights.length < estimators.length) shapeError(`${obj.name}.estimator_weights_ has ${allWeights.length} weights for ${estimators.length} estimators`)
   const algorithm = param(obj, 'algorithm', 'SAMME')
   if (algorithm !== 'SAMME' && algorithm !== 'SAMME.R' && algorithm !== 'deprecated') unsupported(`${obj.name}.algorithm is ${String(algorithm)}`)
-  const estimators = records.map((r, i) => ctx.build('classifier', r, `${obj.name}.estimators_[${i}]`))
   const real = algorithm === 'SAMME.R'
   return {
     type: 'adaboost',
     kind: obj.name,
     classes,
     estimators,
-    weights: allWeights.slice(0, records.length),
+    weights: allWeights.slice(0, estimators.length),
     weightSum: numpySum(allWeights),
     real,
     symmetric: writtenSince(obj, 1, 3, 1)
@@ -57,7 +55,8 @@ function create (state: AdaBoostState, ctx: CreateContext): Classifier {
   const k = classes.length
   const estimators = state.estimators.map(s => ctx.create('classifier', s))
   // Inner classes are the ensemble's own labels (fitted on the original y): map by value.
-  const toOuter = estimators.map((e, i) => innerClassIndex(e.classes, classes, `estimators_[${i}]`))
+  const where = (i: number): string => `${state.kind}.estimators_[${i}]`
+  const toOuter = estimators.map((e, i) => labelClassIndices(e.classes, classes, where(i)))
   if (real && estimators.some(e => !e.hasProba)) unsupported('AdaBoostClassifier SAMME.R needs estimators with predict_proba')
   const lose = -1 / (k - 1)
   const decisionOf = (row: SparseRow): Float64Array => {
@@ -80,7 +79,7 @@ function create (state: AdaBoostState, ctx: CreateContext): Classifier {
   }
   return {
     kind: state.kind,
-    nFeatures: commonWidth(estimators, state.kind),
+    nFeatures: commonWidth(estimators, where),
     classes,
     hasProba: true,
     hasDecision: true,

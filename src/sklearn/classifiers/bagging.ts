@@ -14,6 +14,7 @@ import { defineEstimator, type BuildContext, type Classifier, type CreateContext
 import { argmax } from '../math.js'
 import { attr, int, int32Array, items, readClasses, shapeError } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { buildMembers, encodedClassIndices } from './inner.js'
 
 interface BaggingState extends EstimatorState {
   readonly classes: readonly string[]
@@ -33,15 +34,13 @@ function build (obj: PyObject, ctx: BuildContext): BaggingState {
   const classes = readClasses(attr(obj, 'classes_'), obj.name)
   const nFeatures = int(obj, 'n_features_in_', int(obj, 'n_features_', -1))
   if (nFeatures < 1) shapeError(`${obj.name} has no n_features_in_`)
-  const records = items(attr(obj, 'estimators_'), `${obj.name}.estimators_`)
+  const estimators = buildMembers(obj, 'estimators_', ctx)
   const featureLists = items(attr(obj, 'estimators_features_'), `${obj.name}.estimators_features_`)
-  if (records.length === 0) shapeError(`${obj.name}.estimators_ is empty`)
-  if (featureLists.length !== records.length) shapeError(`${obj.name}.estimators_features_ has ${featureLists.length} lists for ${records.length} estimators`)
+  if (featureLists.length !== estimators.length) shapeError(`${obj.name}.estimators_features_ has ${featureLists.length} lists for ${estimators.length} estimators`)
   const features = featureLists.map((f, i) => {
     const columns = int32Array(f, `${obj.name}.estimators_features_[${i}]`, 0, nFeatures - 1)
     return isIdentity(columns, nFeatures) ? new Int32Array(0) : columns
   })
-  const estimators = records.map((r, i) => ctx.build('classifier', r, `${obj.name}.estimators_[${i}]`))
   return { type: 'bagging', kind: obj.name, classes, nFeatures, estimators, features, nEstimators: int(obj, 'n_estimators') }
 }
 
@@ -80,11 +79,7 @@ function create (state: BaggingState, ctx: CreateContext): Classifier {
     if (e.nFeatures >= 0 && e.nFeatures !== width) shapeError(`${state.kind}.estimators_[${i}] expects ${e.nFeatures} features but reads ${width} columns`)
   })
   // Inner labels are the encoded classes 0..K-1.
-  const toOuter = estimators.map((e, i) => Int32Array.from(e.classes, label => {
-    const c = Number(label)
-    if (!(Number.isInteger(c) && c >= 0 && c < k)) shapeError(`${state.kind}.estimators_[${i}] has class ${label}, not an encoded label 0..${k - 1}`)
-    return c
-  }))
+  const toOuter = estimators.map((e, i) => encodedClassIndices(e.classes, k, `${state.kind}.estimators_[${i}]`))
   // scikit-learn asks the base estimator: all estimators share its methods.
   const withProba = estimators.every(e => e.hasProba)
   const withDecision = estimators.every(e => e.hasDecision)

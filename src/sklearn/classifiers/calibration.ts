@@ -19,7 +19,7 @@ import { defineEstimator, type BuildContext, type Classifier, type CreateContext
 import { argmax, expit, numpySum, softmaxInPlace } from '../math.js'
 import { attr, attrOf, choice, describe, isFloat32, items, num, numericArray, readClasses, shapeError, sklearnClass, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { encodedClassIndices, labelClassIndices } from './voting.js'
+import { encodedClassIndices, labelClassIndices } from './inner.js'
 
 export type CalibrationMethod = 'sigmoid' | 'isotonic' | 'temperature'
 

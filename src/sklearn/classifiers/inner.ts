@@ -1,33 +1,59 @@
 /**
- * What ensembles and meta-estimators need of the estimators inside them: their labels
- * mapped onto the outer classes, and one input width they all share.
+ * What ensembles and meta-estimators need of the estimators inside them: built through the
+ * registry, their labels mapped onto the outer classes, and one input width they all share.
  */
-import type { Classifier } from '../estimator.js'
-import { shapeError } from '../record.js'
+import type { PyObject } from '../../pickle/values.js'
+import type { BuildContext, Classifier, EstimatorState } from '../estimator.js'
+import { attr, items, shapeError, unsupported } from '../record.js'
 
 /**
- * For each of an inner estimator's classes, the index of the same label among `outer`
- * (inner estimators may hold a subset, in another order).
- * @throws ServiceError ERR_MODEL_SHAPE when an inner label is not an outer class.
+ * The outer class index of each inner label, for an estimator fitted on encoded labels
+ * (LabelEncoder, LabelBinarizer columns): its labels must be '0'..'K-1', mapped by value.
+ * @throws ServiceError ERR_MODEL_SHAPE naming `where` when a label is not one of them.
  */
-export function innerClassIndex (inner: readonly string[], outer: readonly string[], where: string): Int32Array {
-  return Int32Array.from(inner, label => {
-    const i = outer.indexOf(label)
-    if (i < 0) shapeError(`${where} predicts class ${label}, which is not one of ${outer.join(', ')}`)
-    return i
+export function encodedClassIndices (labels: readonly string[], nClasses: number, where: string): Int32Array {
+  return Int32Array.from(labels, label => {
+    const k = Number(label)
+    if (!(Number.isSafeInteger(k) && String(k) === label && k >= 0 && k < nClasses)) {
+      shapeError(`${where} has class ${label}, not one of the encoded classes 0..${nClasses - 1}`)
+    }
+    return k
   })
 }
 
 /**
- * The input width every inner estimator shares (-1 when none declares one).
- * @throws ServiceError ERR_MODEL_SHAPE when two of them expect different widths.
+ * The outer class index of each inner label, matched by value (as Python prints them).
+ * @throws ServiceError ERR_MODEL_SHAPE naming `where` when a label is not an outer class.
  */
-export function commonWidth (estimators: readonly Classifier[], owner: string): number {
+export function labelClassIndices (labels: readonly string[], classes: readonly string[], where: string): Int32Array {
+  return Int32Array.from(labels, label => {
+    const k = classes.indexOf(label)
+    if (k < 0) shapeError(`${where} has class ${label}, which is not one of the classes (${classes.join(', ')})`)
+    return k
+  })
+}
+
+/**
+ * The feature width inner estimators share (-1 when none states one).
+ * @throws ServiceError ERR_MODEL_SHAPE naming both estimators when two widths differ.
+ */
+export function commonWidth (members: readonly Classifier[], where: (i: number) => string): number {
   let width = -1
-  estimators.forEach((e, i) => {
-    if (e.nFeatures < 0) return
-    if (width >= 0 && e.nFeatures !== width) shapeError(`${owner}: estimator ${i} expects ${e.nFeatures} features, the others ${width}`)
-    width = e.nFeatures
+  let from = -1
+  members.forEach((m, i) => {
+    if (m.nFeatures < 0) return
+    if (width >= 0 && m.nFeatures !== width) shapeError(`${where(i)} (${m.kind}) expects ${m.nFeatures} features but ${where(from)} expects ${width}`)
+    if (width < 0) {
+      width = m.nFeatures
+      from = i
+    }
   })
   return width
+}
+
+/** Builds each fitted inner estimator of `name` through the registry. */
+export function buildMembers (obj: PyObject, name: string, ctx: BuildContext): EstimatorState[] {
+  const fitted = items(attr(obj, name), `${obj.name}.${name}`)
+  if (fitted.length === 0) unsupported(`${obj.name}.${name} is empty`)
+  return fitted.map((e, i) => ctx.build('classifier', e, `${obj.name}.${name}[${i}]`))
 }

@@ -19,7 +19,7 @@ import { defineEstimator, type BuildContext, type Classifier, type CreateContext
 import { argmax, numpySum } from '../math.js'
 import { attr, describe, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { buildMembers, commonWidth, encodedClassIndices } from './voting.js'
+import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
 
 /** `_predict_binary` from an inner estimator's scores: its decision value, or the probability of label 1. */
 function binaryScore (e: Classifier, s: Scores): number {

@@ -13,7 +13,7 @@ import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
 import { attr, bool, describe, items, param, readClasses, shapeError, unsupported } from '../record.js'
 import { denseRow, type SparseRow } from '../sparse-row.js'
-import { buildMembers, commonWidth, encodedClassIndices } from './voting.js'
+import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
 
 export type StackMethod = 'predict_proba' | 'decision_function' | 'predict'
 

@@ -1,7 +1,6 @@
 /**
  * scikit-learn's VotingClassifier (ensemble/_voting.py, the same in 1.0 through 1.9.1;
- * checked against 1.2.1, 1.6.1 and 1.9.1), plus the helpers the meta-estimators share
- * to line up inner estimators with their outer classes and feature widths.
+ * checked against 1.2.1, 1.6.1 and 1.9.1).
  *
  * Members were fitted on `le_.transform(y)`, so their classes are 0..K-1 and their
  * predictions index `classes_`. soft: `np.average` (or `np.mean`) of the members'
@@ -14,58 +13,7 @@ import { defineEstimator, type BuildContext, type Classifier, type CreateContext
 import { argmax } from '../math.js'
 import { attr, choice, describe, items, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-
-/**
- * The outer class index of each inner label, for an estimator fitted on encoded labels
- * (LabelEncoder, LabelBinarizer columns): its labels must be '0'..'K-1', mapped by value.
- * @throws ServiceError ERR_MODEL_SHAPE naming `where` when a label is not one of them.
- */
-export function encodedClassIndices (labels: readonly string[], nClasses: number, where: string): Int32Array {
-  return Int32Array.from(labels, label => {
-    const k = Number(label)
-    if (!(Number.isSafeInteger(k) && String(k) === label && k >= 0 && k < nClasses)) {
-      shapeError(`${where} has class ${label}, not one of the encoded classes 0..${nClasses - 1}`)
-    }
-    return k
-  })
-}
-
-/**
- * The outer class index of each inner label, matched by value (as Python prints them).
- * @throws ServiceError ERR_MODEL_SHAPE naming `where` when a label is not an outer class.
- */
-export function labelClassIndices (labels: readonly string[], classes: readonly string[], where: string): Int32Array {
-  return Int32Array.from(labels, label => {
-    const k = classes.indexOf(label)
-    if (k < 0) shapeError(`${where} has class ${label}, which is not one of the classes (${classes.join(', ')})`)
-    return k
-  })
-}
-
-/**
- * The feature width inner estimators share (-1 when none states one).
- * @throws ServiceError ERR_MODEL_SHAPE naming both estimators when two widths differ.
- */
-export function commonWidth (members: readonly Classifier[], where: (i: number) => string): number {
-  let width = -1
-  let from = -1
-  members.forEach((m, i) => {
-    if (m.nFeatures < 0) return
-    if (width >= 0 && m.nFeatures !== width) shapeError(`${where(i)} (${m.kind}) expects ${m.nFeatures} features but ${where(from)} expects ${width}`)
-    if (width < 0) {
-      width = m.nFeatures
-      from = i
-    }
-  })
-  return width
-}
-
-/** Builds each fitted inner estimator of `name` through the registry. */
-export function buildMembers (obj: PyObject, name: string, ctx: BuildContext): EstimatorState[] {
-  const fitted = items(attr(obj, name), `${obj.name}.${name}`)
-  if (fitted.length === 0) unsupported(`${obj.name}.${name} is empty`)
-  return fitted.map((e, i) => ctx.build('classifier', e, `${obj.name}.${name}[${i}]`))
-}
+import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
 
 /** A number from a weights list or array (ints, floats, bools). */
 function weightValue (v: PyValue, what: string): number {

@@ -39,3 +39,22 @@ describe('tree models take the same path as in scikit-learn (leaf ids of apply()
     }
   }
 })
+
+describe("trees' missing-value field (scikit-learn 1.3+)", () => {
+  it('is read when present and sends a NaN feature the way it says; absent before 1.3', async () => {
+    const load = async (version: string): Promise<TreeState> => {
+      const dir = path.join(DIR, version, 'tree-gini')
+      const { state } = await decodeModel(modelPathsOf(dir, readExpected(dir)))
+      return treesIn(state.classifier)[0]!
+    }
+    expect((await load('1.2.1')).missingGoLeft.length).to.equal(0)
+    const tree = await load('1.9.1')
+    expect(tree.missingGoLeft.length).to.equal(tree.nodeCount)
+    const x = new Float32Array(400).fill(Number.NaN)
+    // Follow the field by hand from the root: NaN fails every `<=`, so only the field decides.
+    let node = 0
+    while (tree.left[node] !== -1) node = tree.missingGoLeft[node] === 1 ? tree.left[node]! : tree.right[node]!
+    expect(applyTree(tree, x)).to.equal(node)
+    expect(applyTree({ ...tree, missingGoLeft: new Uint8Array(tree.nodeCount).fill(1) }, x)).to.not.equal(applyTree({ ...tree, missingGoLeft: new Uint8Array(tree.nodeCount) }, x))
+  })
+})

@@ -23,6 +23,11 @@ export interface TreeState {
   readonly right: Int32Array
   readonly feature: Int32Array
   readonly threshold: Float64Array
+  /**
+   * 1.3+'s `missing_go_to_left` (1: a NaN feature goes left, as `_apply_dense` sends it), or an
+   * empty array. TF-IDF rows never hold NaN, and scikit-learn's sparse path has no NaN branch.
+   */
+  readonly missingGoLeft: Uint8Array
   /** `values` per node: nodeCount rows of `width` doubles (class counts or fractions; one for a regressor). */
   readonly values: Float64Array
   readonly width: number
@@ -56,9 +61,11 @@ export function readTree (tree: PyObject, what: string, nFeatures: number): Tree
   const right = Int32Array.from(column(nodes, 'right_child', what), Number)
   const feature = Int32Array.from(column(nodes, 'feature', what), Number)
   const threshold = Float64Array.from(column(nodes, 'threshold', what), Number)
+  const missingGoLeft = nodes.has('missing_go_to_left') ? Uint8Array.from(column(nodes, 'missing_go_to_left', what), Number) : new Uint8Array(0)
   const values = Float64Array.from(valuesArray.data as NumericArray, Number)
-  checkStructure({ nodeCount, left, right, feature, threshold, values, width }, what, nFeatures, int(tree, 'max_depth', -1))
-  return { nodeCount, left, right, feature, threshold, values, width }
+  const state = { nodeCount, left, right, feature, threshold, missingGoLeft, values, width }
+  checkStructure(state, what, nFeatures, int(tree, 'max_depth', -1))
+  return state
 }
 
 /** Every node but the root has one parent that comes before it; splits use real features; depth within max_depth. */
@@ -116,10 +123,11 @@ export class RowLookup {
 
 /** The leaf a row reaches (scikit-learn's `apply`). */
 export function applyTree (t: TreeState, x: Float32Array): number {
-  const { left, right, feature, threshold } = t
+  const { left, right, feature, threshold, missingGoLeft } = t
   let node = 0
   while (left[node] !== -1) {
-    node = x[feature[node]!]! <= threshold[node]! ? left[node]! : right[node]!
+    const v = x[feature[node]!]!
+    node = v <= threshold[node]! || (v !== v && missingGoLeft[node] === 1) ? left[node]! : right[node]!
   }
   return node
 }

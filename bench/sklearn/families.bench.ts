@@ -2,12 +2,14 @@
  * In-process speed of every estimator family on one thread, beside scikit-learn on the same
  * fixture models (test/fixtures/estimators/1.2.1, written by Debian's scikit-learn, which
  * /usr/bin/python3 runs) and the same texts: scikit-learn in batches of 50 and in single
- * calls. Run alone: `npm run bench:families [-- SECONDS]`; `npm run bench` includes it.
+ * calls. Each family is timed in a process of its own, as a server holds one model (in one
+ * process, eighteen models' code would share call sites and slow each other down).
+ * Run alone: `npm run bench:families [-- SECONDS]`; `npm run bench` includes it.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { loadModel } from '../../src/sklearn/load-model.js'
 import { ROOT, loadTexts } from '../lib/corpus.js'
 import { markdown } from '../lib/report.js'
@@ -75,17 +77,21 @@ export async function measureFamilies (texts: readonly string[], seconds: number
   }
   const rows: FamilyFigures[] = []
   for (const [family, name] of FAMILY_CASES) {
-    const files = filesOf(name)
-    const { predictor } = await loadModel({ model: files[files.length - 1]!, vectorizers: files.slice(0, -1) })
+    const ours = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--one', name, String(seconds)], { encoding: 'utf8' })) as { textsPerSecond: number, labels: string[] }
     const sk = theirs.get(name)
-    if (sk !== undefined) {
-      const mine = sample.slice(0, 20).map(t => predictor.predict(t).label)
-      if (JSON.stringify(mine) !== JSON.stringify(sk.labels)) throw new Error(`${name}: labels differ from scikit-learn's`)
-    }
-    const ours = measureInProcess(predictor, sample, seconds)
+    if (sk !== undefined && JSON.stringify(ours.labels) !== JSON.stringify(sk.labels)) throw new Error(`${name}: labels differ from scikit-learn's`)
     rows.push({ family, case: name, textsPerSecond: ours.textsPerSecond, sklearnBatch50: sk?.batch50_texts_per_s, sklearnSingle: sk?.single_texts_per_s })
   }
   return rows
+}
+
+/** One family in this process: its labels for the first 20 texts and its speed. */
+async function measureOne (name: string, seconds: number): Promise<void> {
+  const sample = loadTexts().slice(0, 1000)
+  const files = filesOf(name)
+  const { predictor } = await loadModel({ model: files[files.length - 1]!, vectorizers: files.slice(0, -1) })
+  const labels = sample.slice(0, 20).map(t => predictor.predict(t).label)
+  process.stdout.write(JSON.stringify({ labels, textsPerSecond: measureInProcess(predictor, sample, seconds).textsPerSecond }))
 }
 
 export function familyTable (rows: readonly FamilyFigures[]): string {
@@ -96,6 +102,7 @@ export function familyTable (rows: readonly FamilyFigures[]): string {
 }
 
 async function main (): Promise<void> {
+  if (process.argv[2] === '--one') return await measureOne(process.argv[3]!, Number(process.argv[4]))
   const seconds = Number(process.argv[2] ?? '2')
   const rows = await measureFamilies(loadTexts(), seconds, true)
   console.log(familyTable(rows))

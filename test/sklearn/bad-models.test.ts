@@ -1,22 +1,16 @@
 import { expect } from 'chai'
 import path from 'node:path'
-import { ServiceError } from '../../src/errors.js'
 import { DType, NdArray } from '../../src/pickle/numpy.js'
-import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
 import { PyObject } from '../../src/pickle/values.js'
 import { createPredictor, loadModel } from '../../src/sklearn/load-model.js'
 import { buildEstimator } from '../../src/sklearn/registry.js'
-import type { Role } from '../../src/sklearn/estimator.js'
 import { serviceErrorOf } from '../helpers/errors.js'
+import { buildError, fixtureRecord, stateOf } from '../helpers/records.js'
 import { FIXTURES } from '../helpers/paths.js'
 
 const CASES = path.join(FIXTURES, 'estimators')
 
-async function record (file: string): Promise<PyObject> {
-  const value = await readPickleFile(path.join(CASES, file))
-  expect(value).to.be.instanceOf(PyObject)
-  return value as PyObject
-}
+const record = fixtureRecord
 
 /** The last step of a Pipeline record, or the record itself. */
 function lastStep (pipeline: PyObject, index = -1): PyObject {
@@ -24,23 +18,9 @@ function lastStep (pipeline: PyObject, index = -1): PyObject {
   return steps.at(index)!.items[1] as PyObject
 }
 
-function stateOf (obj: PyObject): Map<unknown, unknown> {
-  return obj.state as Map<unknown, unknown>
-}
-
 /** A tree's node column (left_child, feature, ...) to edit in place. */
 function nodeColumn (tree: PyObject, name: string): BigInt64Array | Float64Array {
   return ((tree.get('nodes') as NdArray).data as Map<string, BigInt64Array | Float64Array>).get(name)!
-}
-
-function buildError (value: PyObject, role: Role = 'classifier'): ServiceError {
-  try {
-    buildEstimator(role, value)
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError)
-    return err as ServiceError
-  }
-  return expect.fail('the record built')
 }
 
 describe('model files whose arrays do not fit are refused at load, naming the attribute', () => {

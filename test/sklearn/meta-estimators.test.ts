@@ -9,6 +9,7 @@ import type { Classifier } from '../../src/sklearn/estimator.js'
 import { buildEstimator, createEstimator } from '../../src/sklearn/registry.js'
 import type { SparseRow } from '../../src/sklearn/sparse-row.js'
 import { FIXTURES } from '../helpers/paths.js'
+import { buildError, errorOf, stateOf } from '../helpers/records.js'
 
 const CASES = path.join(FIXTURES, 'estimators')
 
@@ -19,7 +20,6 @@ async function record (name: string, version = '1.9.1'): Promise<PyObject> {
   return value as PyObject
 }
 
-const stateOf = (obj: PyObject): Map<unknown, unknown> => obj.state as Map<unknown, unknown>
 const get = (obj: PyObject, name: string): unknown => obj.get(name)
 const set = (obj: PyObject, name: string, value: unknown): void => { stateOf(obj).set(name, value) }
 const list = (obj: PyObject, name: string): unknown[] => obj.get(name) as unknown[]
@@ -27,18 +27,6 @@ const list = (obj: PyObject, name: string): unknown[] => obj.get(name) as unknow
 const float64 = (shape: number[], v?: number[]): NdArray =>
   new NdArray(new DType('<f8'), shape, v === undefined ? new Float64Array(shape.reduce((a, b) => a * b, 1)) : Float64Array.from(v))
 
-/** The ServiceError `run` throws. */
-function errorOf (run: () => unknown): ServiceError {
-  try {
-    run()
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError)
-    return err as ServiceError
-  }
-  return expect.fail('no error was thrown')
-}
-
-const buildError = (obj: PyObject): ServiceError => errorOf(() => buildEstimator('classifier', obj))
 /** Built fine; creating (still part of load) is refused. */
 const createError = (obj: PyObject): ServiceError => {
   const state = buildEstimator('classifier', obj)

@@ -1,6 +1,5 @@
 import { expect } from 'chai'
 import path from 'node:path'
-import { ServiceError } from '../../src/errors.js'
 import { DType, NdArray } from '../../src/pickle/numpy.js'
 import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
 import { SparseMatrix } from '../../src/pickle/scipy-sparse.js'
@@ -8,6 +7,7 @@ import { PyObject } from '../../src/pickle/values.js'
 import { multiclassProbability, ovrDecision, sigmoidPredict } from '../../src/sklearn/classifiers/svc.js'
 import { buildEstimator, createEstimator } from '../../src/sklearn/registry.js'
 import { FIXTURES } from '../helpers/paths.js'
+import { buildError, stateOf } from '../helpers/records.js'
 
 const CASES = path.join(FIXTURES, 'estimators', '1.9.1')
 
@@ -19,22 +19,11 @@ async function svcRecord (file: string): Promise<PyObject> {
 }
 
 function set (record: PyObject, name: string, value: unknown): void {
-  (record.state as Map<unknown, unknown>).set(name, value)
+  stateOf(record).set(name, value)
 }
 
 const int32 = (...v: number[]): NdArray => new NdArray(new DType('<i4'), [v.length], Int32Array.from(v))
 const float64 = (shape: number[], v: number[]): NdArray => new NdArray(new DType('<f8'), shape, Float64Array.from(v))
-
-/** The ServiceError building `record` throws. */
-function buildError (record: PyObject): ServiceError {
-  try {
-    buildEstimator('classifier', record)
-  } catch (err) {
-    expect(err).to.be.instanceOf(ServiceError)
-    return err as ServiceError
-  }
-  return expect.fail('the record built')
-}
 
 const EMPTY_ROW = { indices: new Int32Array(0), values: new Float64Array(0), float32: false }
 

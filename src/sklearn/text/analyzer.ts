@@ -57,7 +57,6 @@ function wordRuns (text: string, minLength: number): string[] {
 export interface WordRunPlan {
   readonly preprocess: (text: string) => string
   readonly minLength: number
-  readonly stopWords: ReadonlySet<string> | null
 }
 
 /** The plan when the analyzer's tokens are `\w` runs (no token holds a space); otherwise undefined. */
@@ -65,14 +64,7 @@ export function planWordRuns (options: AnalyzerOptions): WordRunPlan | undefined
   if (options.analyzer !== 'word') return undefined
   const minLength = translatePythonPattern(options.tokenPattern).wordRunMinLength
   if (minLength === undefined) return undefined
-  return { preprocess: buildPreprocessor(options), minLength, stopWords: options.stopWords === null ? null : new Set(options.stopWords) }
-}
-
-/** The word analyzer's tokens after stop words, for a `\w`-run plan. */
-export function wordTokens (plan: WordRunPlan, text: string): string[] {
-  const tokens = wordRuns(plan.preprocess(text), plan.minLength)
-  const stop = plan.stopWords
-  return stop === null ? tokens : tokens.filter(t => !stop.has(t))
+  return { preprocess: buildPreprocessor(options), minLength }
 }
 
 export function buildAnalyzer (options: AnalyzerOptions): Analyzer {

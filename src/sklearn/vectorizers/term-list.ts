@@ -32,10 +32,3 @@ export function termAt (list: TermList, j: number): string {
   for (let i = start; i < list.ends[j]!; i += 4096) out += String.fromCharCode(...list.units.subarray(i, Math.min(i + 4096, list.ends[j]!)))
   return out
 }
-
-/** The terms as a Map from term to feature index. */
-export function unpackTerms (list: TermList): Map<string, number> {
-  const map = new Map<string, number>()
-  for (let j = 0; j < list.count; j++) map.set(termAt(list, j), j)
-  return map
-}

@@ -71,41 +71,53 @@ function diagonal (m: SparseMatrix): Float64Array {
 }
 
 const f32 = Math.fround
-const same = (x: number): number => x
 
-/** TfidfTransformer.transform of one row (indices sorted, as CountVectorizer leaves them). */
-export function applyTfidf (row: SparseRow, tfidf: TfidfState): SparseRow {
-  const { indices } = row
-  const values = row.values.slice()
+/** 1 + log(tf) for the small whole counts most terms have, float64 and numpy float32. */
+const SUBLINEAR_CACHE = 1024
+let sublinear64: Float64Array | undefined
+let sublinear32: Float64Array | undefined
+
+function sublinearTf (tf: number, float32: boolean): number {
+  const cache = float32 ? (sublinear32 ??= fillSublinear(v => f32(numpyLogFloat32(v) + 1))) : (sublinear64 ??= fillSublinear(v => Math.log(v) + 1))
+  if (tf >= 1 && tf < SUBLINEAR_CACHE && Number.isInteger(tf)) return cache[tf]!
+  // np.log on float32 data is numpy's own SIMD kernel, not a correctly rounded log.
+  return float32 ? f32(numpyLogFloat32(tf) + 1) : Math.log(tf) + 1
+}
+
+function fillSublinear (fn: (tf: number) => number): Float64Array {
+  const out = new Float64Array(SUBLINEAR_CACHE)
+  for (let tf = 1; tf < SUBLINEAR_CACHE; tf++) out[tf] = fn(tf)
+  return out
+}
+
+/**
+ * TfidfTransformer.transform of one row (indices sorted, as CountVectorizer leaves them).
+ * @param owned the row is the caller's to change (a vectorizer's fresh counts): no copies.
+ */
+export function applyTfidf (row: SparseRow, tfidf: TfidfState, owned = false): SparseRow {
   const float32 = row.float32
-  const round = float32 ? f32 : same
-  if (tfidf.sublinearTf) {
-    // np.log on float32 data is numpy's own SIMD kernel, not a correctly rounded log.
-    const log = float32 ? numpyLogFloat32 : Math.log
-    for (let k = 0; k < values.length; k++) values[k] = round(log(values[k]!) + 1)
-  }
-  let outIndices = indices
-  let outValues = values
+  const n = row.values.length
+  const indices = owned ? row.indices : row.indices.slice()
+  const values = owned ? row.values : row.values.slice()
+  if (tfidf.sublinearTf) for (let k = 0; k < n; k++) values[k] = sublinearTf(values[k]!, float32)
   let rowFloat32 = float32
   if (tfidf.idf !== null) {
     const idf = tfidf.idf
     // The 1.5+ in-place `X.data *= idf_[X.indices]` keeps the row's dtype; the older
     // diagonal product is float32 only when both operands are.
     rowFloat32 = float32 && (tfidf.idfFloat32 || !tfidf.reverses)
-    const product = rowFloat32 ? f32 : same
-    const n = values.length
-    outIndices = new Int32Array(n)
-    outValues = new Float64Array(n)
     for (let k = 0; k < n; k++) {
-      // X @ _idf_diag: scipy's csr_matmat emits each row's columns in reverse order.
-      const from = tfidf.reverses ? n - 1 - k : k
-      const j = indices[from]!
-      outIndices[k] = j
-      outValues[k] = product(values[from]! * idf[j]!)
+      const v = values[k]! * idf[indices[k]!]!
+      values[k] = rowFloat32 ? f32(v) : v
+    }
+    // X @ _idf_diag (before 1.5): scipy's csr_matmat emits each row's columns in reverse order.
+    if (tfidf.reverses) {
+      indices.reverse()
+      values.reverse()
     }
   }
-  if (tfidf.norm !== null) normalizeInPlace(outValues, tfidf.norm, rowFloat32)
-  return { indices: outIndices, values: outValues, float32: rowFloat32 }
+  if (tfidf.norm !== null) normalizeInPlace(values, tfidf.norm, rowFloat32)
+  return { indices, values, float32: rowFloat32 }
 }
 
 /** inplace_csr_row_normalize_l1 / _l2 on one row: double accumulator, division stored in the row's dtype. */

@@ -4,23 +4,30 @@
  * then `sort_indices`), `binary` sets every count to 1; a TfidfVectorizer then applies its
  * TfidfTransformer (tfidf-transformer.ts) in the vectorizer's float dtype.
  *
- * The vocabulary is kept in state as packed UTF-16 code units (term-list.ts), not as a
- * Map of strings, so state stays plain typed data; the look-up tables are made on create.
+ * The vocabulary and its look-up tables are built once, into typed arrays only (no string
+ * per term): for `\w`-run word analyzers a token table with n-grams by token ids
+ * (word-index.ts), scanned straight from the text; for the others a table of the terms
+ * themselves (term-table.ts). State is then plain data any thread can share.
  */
 import { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type EstimatorState, type Vectorizer } from '../estimator.js'
 import { attr, bool, describe, dtypeName, param, setItems, shapeError, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { buildAnalyzer, planWordRuns, wordTokens, type AnalyzerOptions } from '../text/analyzer.js'
+import { buildAnalyzer, planWordRuns, type AnalyzerOptions } from '../text/analyzer.js'
 import { ENGLISH_STOP_WORDS } from '../text/unicode-tables.js'
 import { FeatureCounter } from './feature-counter.js'
-import { NgramIndex } from './ngram-index.js'
-import { packTerms, unpackTerms, type TermList } from './term-list.js'
+import { packTerms, termAt, type TermList } from './term-list.js'
+import { buildTermTable, lookupRange, type TermTable } from './term-table.js'
+import { NEEDS_EXACT_PATH, buildWordIndex, forEachFeatureOfIds, scanTokenIds, type IdBuffer, type WordIndex } from './word-index.js'
 import { applyTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
 
 export interface VocabularyVectorizerState extends EstimatorState {
   readonly analyzer: AnalyzerOptions
   readonly vocabulary: TermList
+  /** For a `\w`-run word analyzer: n-grams by token ids. */
+  readonly words: WordIndex | null
+  /** For any other analyzer: the terms themselves (its keys are `vocabulary`). */
+  readonly terms: TermTable | null
   readonly binary: boolean
   /** dtype float32: counts and TF-IDF arithmetic are rounded to float32. */
   readonly float32: boolean
@@ -109,11 +116,17 @@ function build (obj: PyObject): VocabularyVectorizerState {
       shapeError(`the vectorizer has ${vocabulary.count} features but its idf has ${tfidf.idf.length}`)
     }
   }
+  const analyzer = readAnalyzerOptions(obj)
+  const wordRuns = planWordRuns(analyzer) !== undefined
+  const terms = wordRuns ? null : buildTermTable(Array.from({ length: vocabulary.count }, (_, j) => termAt(vocabulary, j)), Int32Array.from({ length: vocabulary.count }, (_, j) => j))
   return {
     type: 'vocabulary-vectorizer',
     kind: obj.name,
-    analyzer: readAnalyzerOptions(obj),
-    vocabulary,
+    analyzer,
+    // The term table's keys are the vocabulary in feature order: one copy, not two.
+    vocabulary: terms?.keys ?? vocabulary,
+    words: wordRuns ? buildWordIndex(vocabulary, analyzer.stopWords) : null,
+    terms,
     binary: bool(obj, 'binary', false),
     float32: dtype === 'float32',
     tfidf
@@ -122,24 +135,26 @@ function build (obj: PyObject): VocabularyVectorizerState {
 
 /** Counts features by token ids where the analyzer allows it, by feature strings otherwise. */
 function createCounting (state: VocabularyVectorizerState): (text: string, counter: FeatureCounter) => void {
-  const vocabulary = unpackTerms(state.vocabulary)
   const plan = planWordRuns(state.analyzer)
   const [minN, maxN] = state.analyzer.ngramRange
-  if (plan !== undefined) {
-    const ngrams = new NgramIndex(vocabulary, plan.stopWords)
-    if (ngrams.idsSuffice || maxN <= 2) return (text, counter) => { ngrams.forEachFeatureOfText(plan.preprocess(text), plan.minLength, minN, maxN, counter.count) }
+  if (plan !== undefined && state.words !== null) {
+    const words = state.words
+    const buffer: IdBuffer = { ids: new Int32Array(256) }
+    // Lowering inline is exact without strip_accents; with it, the text is preprocessed first.
+    const inline = state.analyzer.stripAccents === null
+    const lowercase = state.analyzer.lowercase
     return (text, counter) => {
-      const tokens = wordTokens(plan, text)
-      const ids = new Int32Array(tokens.length)
-      for (let i = 0; i < tokens.length; i++) ids[i] = ngrams.tokenId(tokens[i]!)
-      ngrams.forEachFeature(tokens, ids, minN, maxN, counter.count)
+      let n = inline ? scanTokenIds(text, lowercase, plan.minLength, words.tokens, buffer) : NEEDS_EXACT_PATH
+      if (n === NEEDS_EXACT_PATH) n = scanTokenIds(plan.preprocess(text), false, plan.minLength, words.tokens, buffer)
+      forEachFeatureOfIds(words, buffer.ids, n, minN, maxN, counter.count)
     }
   }
+  const terms = state.terms!
   const analyze = buildAnalyzer(state.analyzer)
   return (text, counter) => {
     analyze(text, feature => {
-      const j = vocabulary.get(feature)
-      if (j !== undefined) counter.count(j)
+      const j = lookupRange(terms, feature)
+      if (j >= 0) counter.count(j)
     })
   }
 }
@@ -160,7 +175,7 @@ function create (state: VocabularyVectorizerState): Vectorizer {
     transform: (text: string): SparseRow => {
       countText(text, counter)
       const counts = counter.takeRow(binary, float32)
-      return tfidf === null ? counts : applyTfidf(counts, tfidf)
+      return tfidf === null ? counts : applyTfidf(counts, tfidf, true)
     }
   }
 }

@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""Writes the bench's large model: about 200,000 features (1-2 grams), 3 classes.
+"""Writes one of the bench's generated models, 3 classes each:
 
-    /usr/bin/python3 bench/models/make_large.py OUT_DIR
+    /usr/bin/python3 bench/models/make_models.py large OUT_DIR     # 200,000 features, 1-2 grams, sublinear tf
+    /usr/bin/python3 bench/models/make_models.py unigram OUT_DIR   # 17,000 features, unigrams
 
-Trained on rt-polarity (negative/positive) plus the objective half of subjectivity (neutral),
-from ../shared/data; saved as OUT_DIR/tfidf_vectorizer.pkl and OUT_DIR/final_best_model.pkl.
+Trained on rt-polarity (negative/positive), the objective half of subjectivity (neutral)
+and sentiment-labelled-sentences, from ../shared/data; saved as OUT_DIR/tfidf_vectorizer.pkl
+and OUT_DIR/final_best_model.pkl.
 """
 import json
 import os
@@ -23,7 +25,7 @@ def rows(name):
 
 
 def main():
-    out = sys.argv[1]
+    kind, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     texts, labels = [], []
     for r in rows("rt-polarity"):
@@ -36,7 +38,10 @@ def main():
     for r in rows("sentiment-labelled-sentences"):
         texts.append(r["text"])
         labels.append(r["label"])
-    vec = TfidfVectorizer(ngram_range=(1, 2), max_features=200000, sublinear_tf=True)
+    if kind == "large":
+        vec = TfidfVectorizer(ngram_range=(1, 2), max_features=200000, sublinear_tf=True)
+    else:
+        vec = TfidfVectorizer(max_features=17000)
     clf = LogisticRegression(max_iter=1000).fit(vec.fit_transform(texts), labels)
     del vec.stop_words_
     with open(os.path.join(out, "tfidf_vectorizer.pkl"), "wb") as f:

@@ -1,65 +1,56 @@
 /**
- * The worker task. Each worker thread loads and decodes the model itself when it starts,
- * so the front thread never blocks on decoding, then classifies batches of texts.
+ * The worker task. The pool decodes the model once and hands every worker its state, whose
+ * arrays live in shared memory: a worker only creates the working estimators over them
+ * (and its own scratch buffers), then classifies batches of texts.
  */
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { getHeapStatistics } from 'node:v8'
 import { workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
-import { loadModel } from '../src/sklearn/load-model.js'
-import type { Predictor } from '../src/sklearn/predictor.js'
+import { createPredictor } from '../src/sklearn/load-model.js'
+import type { TextClassifier } from '../src/sklearn/predictor.js'
+import { stateBytes } from '../src/sklearn/shared-state.js'
 import type { ClassifyResult, ClassifyTask, WorkerInit, WorkerStatus } from '../src/pool/messages.js'
 
 const init = workerData as WorkerInit
-const started = performance.now()
 
-/**
- * Decoding a model leaves several times its final size in garbage (the pickle's memo,
- * dicts, arrays). A full collection right after loading returns those pages before the
- * first request instead of whenever V8 gets round to it; a worker cannot be given
- * --expose-gc, so the flag is set at run time and `gc` taken from a fresh context.
- */
-function collectGarbage (): void {
-  setFlagsFromString('--expose-gc')
-  const gc = runInNewContext('gc') as (() => void) | undefined
-  gc?.()
-}
-
-const loading: Promise<{ predictor: Predictor, status: WorkerStatus }> = loadModel({ model: init.modelPath, vectorizers: init.vectorizerPaths })
-  .then(({ predictor, notes }) => {
-    collectGarbage()
-    return { predictor, notes }
-  })
-  .then(({ predictor, notes }) => ({
-    predictor,
-    status: {
-      ok: true as const,
-      model: { ...predictor.info, loadMs: performance.now() - started, notes, classes: [...predictor.classes] }
-    }
-  }))
-
-/** The model's description, or why it failed to load (as data: errors lose their code across threads). */
-export async function status (): Promise<WorkerStatus> {
+/** The predictor, or why it could not be made (as data: errors lose their code across threads). */
+const made: { predictor: TextClassifier } | { failure: WorkerStatus } = (() => {
   try {
-    return (await loading).status
+    return { predictor: createPredictor(init.model) }
   } catch (err) {
-    if (err instanceof ServiceError) return { ok: false, code: err.code, message: err.message }
-    return { ok: false, code: 'ERR_INTERNAL', message: String(err) }
+    if (err instanceof ServiceError) return { failure: { ok: false, code: err.code, message: err.message } as const }
+    return { failure: { ok: false, code: 'ERR_INTERNAL', message: String(err) } as const }
   }
+})()
+
+/** Whether the model was created, and what of it this worker holds in its own memory. */
+export function status (): WorkerStatus {
+  if ('failure' in made) return made.failure
+  const { total, shared } = stateBytes(init.model)
+  return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared, heapUsed: getHeapStatistics().used_heap_size } }
 }
 
-export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
-  const { predictor } = await loading
+export function classify (task: ClassifyTask): ClassifyResult {
+  if ('failure' in made) throw new Error(made.failure.ok ? 'unreachable' : made.failure.message)
+  const predictor = made.predictor
   const n = task.texts.length
   const classIndex = new Int32Array(n)
   const confidence = new Float64Array(n)
   const seconds = new Float64Array(n)
+  const full = task.full === true ? { proba: [] as number[], decision: [] as number[], probaWidth: 0, decisionWidth: 0 } : undefined
   for (let i = 0; i < n; i++) {
     const t0 = performance.now()
     const p = predictor.predict(task.texts[i]!)
     seconds[i] = (performance.now() - t0) / 1000
     classIndex[i] = p.classIndex
     confidence[i] = p.confidence
+    if (full !== undefined) {
+      full.probaWidth = p.proba?.length ?? 0
+      full.decisionWidth = p.decision?.length ?? 0
+      if (p.proba !== undefined) for (const v of p.proba) full.proba.push(v)
+      if (p.decision !== undefined) for (const v of p.decision) full.decision.push(v)
+    }
   }
-  return { classIndex, confidence, seconds }
+  if (full === undefined) return { classIndex, confidence, seconds }
+  return { classIndex, confidence, seconds, proba: Float64Array.from(full.proba), probaWidth: full.probaWidth, decision: Float64Array.from(full.decision), decisionWidth: full.decisionWidth }
 }

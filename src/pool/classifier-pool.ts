@@ -1,12 +1,16 @@
 /**
- * The Piscina pool of classifier workers behind one call: admission limits, texts cut
- * into `batch_size` chunks run in parallel, a timeout per chunk that replaces the worker,
- * and results back in input order.
+ * The Piscina pool of classifier workers behind one call: the model decoded once, here,
+ * with its arrays in memory every worker shares; admission limits, texts cut into
+ * `batch_size` chunks run in parallel, a timeout per chunk that replaces the worker, and
+ * results back in input order.
  */
 import { Piscina } from 'piscina'
 import { ServiceError } from '../errors.js'
+import { decodeModel } from '../sklearn/load-model.js'
+import { shareState } from '../sklearn/shared-state.js'
 import { Admission } from './admission.js'
-import type { ClassifyResult, ClassifyTask, ModelStatus, WorkerInit, WorkerStatus } from './messages.js'
+import { collectGarbage } from './collect-garbage.js'
+import type { ClassifyResult, ClassifyTask, ModelStatus, WorkerInit, WorkerMemory, WorkerStatus } from './messages.js'
 
 export interface PoolOptions {
   readonly modelPath: string
@@ -31,27 +35,35 @@ const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
 
 export class ClassifierPool {
   readonly model: ModelStatus
+  /** What each worker reported holding when it started. */
+  readonly workerMemory: readonly WorkerMemory[]
   readonly #piscina: Piscina<ClassifyTask, ClassifyResult>
   readonly #admission: Admission
   readonly #timeoutMs: number
   #closed = false
 
-  private constructor (piscina: Piscina<ClassifyTask, ClassifyResult>, model: ModelStatus, options: PoolOptions) {
+  private constructor (piscina: Piscina<ClassifyTask, ClassifyResult>, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions) {
     this.#piscina = piscina
     this.model = model
+    this.workerMemory = workerMemory
     this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
     this.#timeoutMs = options.predictionTimeoutMs
   }
 
   /**
-   * Starts the workers and waits until every one has loaded the model.
+   * Decodes the model once, shares its arrays, starts the workers and waits until every one
+   * has created it.
    * @throws ServiceError naming the model file and the problem when it cannot be served.
    */
   static async start (options: PoolOptions, onWorkerError: (err: unknown) => void = () => {}): Promise<ClassifierPool> {
     for (const [name, value] of [['workers', options.workers], ['predictionTimeoutMs', options.predictionTimeoutMs]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be an integer >= 1`)
     }
-    const init: WorkerInit = { modelPath: options.modelPath, vectorizerPaths: [...options.vectorizerPaths] }
+    const started = performance.now()
+    const { state, info, notes } = await decodeModel({ model: options.modelPath, vectorizers: options.vectorizerPaths })
+    const shared = shareState(state)
+    collectGarbage()
+    const init: WorkerInit = { model: shared.state }
     const piscina = new Piscina<ClassifyTask, ClassifyResult>({
       filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
       name: 'classify',
@@ -71,8 +83,19 @@ export class ClassifierPool {
       await piscina.destroy()
       throw new ServiceError(failed.code, failed.message)
     }
-    const models = statuses.map(s => (s as Extract<WorkerStatus, { ok: true }>).model)
-    return new ClassifierPool(piscina, { ...models[0]!, loadMs: Math.max(...models.map(m => m.loadMs)) }, options)
+    const model: ModelStatus = {
+      classifier: info.classifier,
+      vectorizer: info.vectorizer,
+      steps: info.steps,
+      classes: info.classes,
+      nFeatures: info.nFeatures,
+      confidence: info.confidence,
+      loadMs: performance.now() - started,
+      sharedBytes: shared.bytes,
+      notes
+    }
+    const memory = statuses.map(s => (s as Extract<WorkerStatus, { ok: true }>).memory)
+    return new ClassifierPool(piscina, model, memory, options)
   }
 
   /** Workers alive now. */

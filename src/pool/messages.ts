@@ -1,18 +1,21 @@
 /**
  * What crosses the thread boundary between the pool and its workers. Errors do not
  * survive the hop with their class and code (STYLE.md 3), so a worker reports a model
- * that failed to load as data.
+ * it could not create as data.
  */
 import type { ErrorCode } from '../errors.js'
 import type { ConfidenceMethod } from '../sklearn/estimator.js'
+import type { ModelState } from '../sklearn/load-model.js'
 
+/** Every worker's start: the model decoded once by the pool, its arrays in shared memory. */
 export interface WorkerInit {
-  readonly modelPath: string
-  readonly vectorizerPaths: readonly string[]
+  readonly model: ModelState
 }
 
 export interface ClassifyTask {
   readonly texts: readonly string[]
+  /** Also return every text's predict_proba and decision_function (the CLI prints them). */
+  readonly full?: boolean
 }
 
 /** Per text, in input order: class index, confidence, seconds spent on it. */
@@ -20,18 +23,36 @@ export interface ClassifyResult {
   readonly classIndex: Int32Array
   readonly confidence: Float64Array
   readonly seconds: Float64Array
+  /** With `full`: `probaWidth` values per text (0 when the model has no predict_proba). */
+  readonly proba?: Float64Array
+  readonly probaWidth?: number
+  /** With `full`: `decisionWidth` values per text (0 when the model has no decision_function). */
+  readonly decision?: Float64Array
+  readonly decisionWidth?: number
 }
 
 export interface ModelStatus {
   readonly classifier: string
   readonly vectorizer: string
+  readonly steps: readonly string[]
   readonly classes: readonly string[]
   readonly nFeatures: number
   readonly confidence: ConfidenceMethod
+  /** Reading, decoding and sharing the model, then every worker creating it. */
   readonly loadMs: number
+  /** Bytes of the model's arrays, held once in memory every worker shares. */
+  readonly sharedBytes: number
   readonly notes: readonly string[]
 }
 
+/** What a worker holds of the model: typed-array bytes in shared memory and of its own. */
+export interface WorkerMemory {
+  readonly sharedBytes: number
+  readonly ownBytes: number
+  /** The worker isolate's V8 heap in use. */
+  readonly heapUsed: number
+}
+
 export type WorkerStatus =
-  | { readonly ok: true, readonly model: ModelStatus }
+  | { readonly ok: true, readonly memory: WorkerMemory }
   | { readonly ok: false, readonly code: ErrorCode, readonly message: string }

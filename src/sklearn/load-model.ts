@@ -10,7 +10,7 @@ import { readPickleFile, type ReadPickleOptions } from '../pickle/read-pickle-fi
 import { PyObject, PyTuple, type PyValue } from '../pickle/values.js'
 import type { EstimatorState } from './estimator.js'
 import { chainSteps, pipelineSteps } from './pipeline.js'
-import { TextClassifier } from './predictor.js'
+import { TextClassifier, type ModelInfo } from './predictor.js'
 import { describe, sklearnClass, unsupported } from './record.js'
 import { buildEstimator, createEstimator, roleOf } from './registry.js'
 
@@ -88,9 +88,9 @@ function buildTextSide (stages: readonly PyValue[]): { vectorizer: EstimatorStat
  * @throws ServiceError naming the file and the problem: unreadable, refused global,
  * unsupported estimator, or arrays that do not fit together.
  */
-export async function decodeModel (paths: ModelPaths, options: ReadPickleOptions = {}): Promise<{ state: ModelState, notes: string[] }> {
-  const { state, notes } = await decode(paths, options)
-  return { state, notes }
+export async function decodeModel (paths: ModelPaths, options: ReadPickleOptions = {}): Promise<{ state: ModelState, info: ModelInfo, notes: string[] }> {
+  const { state, predictor, notes } = await decode(paths, options)
+  return { state, info: predictor.info, notes }
 }
 
 /** Decodes and creates once: the predictor made to check the feature counts is kept. */

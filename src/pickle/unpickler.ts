@@ -63,6 +63,9 @@ export function defaultLimits (inputLength: number): UnpicklerLimits {
   }
 }
 
+/** Memo indices below this live in an array (grown as they come; larger ones in a Map). */
+const MEMO_ARRAY_LIMIT = 1 << 24
+
 /** Python's sys.int_info.default_max_str_digits: a longer decimal is refused, as Python does. */
 const MAX_INT_DIGITS = 4300
 
@@ -94,7 +97,12 @@ class Unpickler {
   readonly #depth: number
   #stack: PyValue[] = []
   readonly #marks: PyValue[][] = []
-  readonly #memo = new Map<number, PyValue>()
+  // The memo: an array for the small dense indices pickles use (800,000 MEMOIZEs for a
+  // 200,000-term vocabulary: a Map of that size costs more than the rest of the decode),
+  // a Map for others. Unpickled values are never undefined, so undefined means unset.
+  readonly #memo: PyValue[] = []
+  readonly #memoFar = new Map<number, PyValue>()
+  #memoCount = 0
   #frameEnd = -1
 
   constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number) {
@@ -164,15 +172,20 @@ class Unpickler {
   }
 
   #memoPut (index: number, value: PyValue): void {
-    if (!this.#memo.has(index) && this.#memo.size >= this.#limits.maxMemo) {
-      throw new ServiceError('ERR_PICKLE_LIMIT', `pickle memo holds more than ${this.#limits.maxMemo} values`)
+    const near = index < MEMO_ARRAY_LIMIT
+    const isNew = near ? this.#memo[index] === undefined : !this.#memoFar.has(index)
+    if (isNew) {
+      if (this.#memoCount >= this.#limits.maxMemo) throw new ServiceError('ERR_PICKLE_LIMIT', `pickle memo holds more than ${this.#limits.maxMemo} values`)
+      this.#memoCount++
     }
-    this.#memo.set(index, value)
+    if (near) this.#memo[index] = value
+    else this.#memoFar.set(index, value)
   }
 
   #memoGet (index: number): PyValue {
-    if (!this.#memo.has(index)) throw new ServiceError('ERR_PICKLE_INVALID', `memo key ${index} is not defined`)
-    return this.#memo.get(index)
+    const value = index < MEMO_ARRAY_LIMIT ? this.#memo[index] : this.#memoFar.get(index)
+    if (value === undefined) throw new ServiceError('ERR_PICKLE_INVALID', `memo key ${index} is not defined`)
+    return value
   }
 
   #dispatch (op: number): void {
@@ -258,7 +271,7 @@ class Unpickler {
       case OP.PUT: return this.#memoPut(parseIndex(r.readLine('PUT')), this.#top())
       case OP.BINPUT: return this.#memoPut(r.readU8(), this.#top())
       case OP.LONG_BINPUT: return this.#memoPut(r.readU32(), this.#top())
-      case OP.MEMOIZE: return this.#memoPut(this.#memo.size, this.#top())
+      case OP.MEMOIZE: return this.#memoPut(this.#memoCount, this.#top())
       case OP.GLOBAL: {
         const module = r.readLine('GLOBAL module')
         const name = r.readLine('GLOBAL name')

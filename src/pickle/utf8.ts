@@ -6,6 +6,12 @@ const STRICT = new TextDecoder('utf-8', { fatal: true })
  * gives undefined. The strict native decoder does the common case.
  */
 export function decodeUtf8SurrogatePass (bytes: Uint8Array): string | undefined {
+  // Short ASCII (most vocabulary terms): cheaper by hand than a call into the native decoder.
+  if (bytes.length <= 32) {
+    let ascii = true
+    for (let i = 0; i < bytes.length; i++) if (bytes[i]! >= 0x80) { ascii = false; break }
+    if (ascii) return String.fromCharCode.apply(null, bytes as unknown as number[])
+  }
   try {
     return STRICT.decode(bytes)
   } catch {

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import { buildPreprocessor } from '../../src/sklearn/text/analyzer.js'
 import { forEachWordRun } from '../../src/sklearn/text/word-runs.js'
-import { packTerms } from '../../src/sklearn/vectorizers/term-list.js'
 import { NEEDS_EXACT_PATH, STOP_WORD, UNKNOWN, buildWordIndex, scanTokenIds, type IdBuffer } from '../../src/sklearn/vectorizers/word-index.js'
 
 /** Characters whose lowercase, \w-ness or width are special cases of the one-pass scanner. */
@@ -18,7 +17,7 @@ function texts (count: number): string[] {
 describe('the one-pass word scanner against the exact path (lower the whole text, then split into \\w runs)', () => {
   // Tokens over the same alphabet, as a fitted vocabulary holds them (lowercased), plus a stop word.
   const vocabulary = [...new Set(texts(3000).flatMap(t => { const out: string[] = []; forEachWordRun(t.toLowerCase(), 1, (s, e) => out.push(t.toLowerCase().slice(s, e))); return out }))]
-  const index = buildWordIndex(packTerms(vocabulary), ['ab'])
+  const index = buildWordIndex(vocabulary, ['ab'])
   const tokenId = (t: string): number => { const buffer: IdBuffer = { ids: new Int32Array(4) }; const n = scanTokenIds(t, false, 1, index.tokens, buffer); return n === 1 ? buffer.ids[0]! : UNKNOWN }
 
   for (const [lowercase, minLength] of [[true, 1], [true, 2], [false, 1], [false, 2]] as const) {

@@ -16,7 +16,7 @@ import type { SparseRow } from '../sparse-row.js'
 import { buildAnalyzer, planWordRuns, type AnalyzerOptions } from '../text/analyzer.js'
 import { ENGLISH_STOP_WORDS } from '../text/unicode-tables.js'
 import { FeatureCounter } from './feature-counter.js'
-import { packTerms, termAt, type TermList } from './term-list.js'
+import { packTerms, type TermList } from './term-list.js'
 import { buildTermTable, lookupRange, type TermTable } from './term-table.js'
 import { NEEDS_EXACT_PATH, buildWordIndex, forEachFeatureOfIds, scanTokenIds, type IdBuffer, type WordIndex } from './word-index.js'
 import { applyTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
@@ -90,8 +90,8 @@ export function analyzerParams (a: AnalyzerOptions): Record<string, unknown> {
   }
 }
 
-/** `vocabulary_`, checked (terms are strings, indices 0..n-1 each once), packed by feature index. */
-function readVocabulary (obj: PyObject): TermList {
+/** `vocabulary_`, checked (terms are strings, indices 0..n-1 each once), as terms by feature index. */
+function readVocabulary (obj: PyObject): string[] {
   const v = attr(obj, 'vocabulary_')
   if (!(v instanceof Map)) return shapeError(`${obj.name}.vocabulary_ is ${describe(v)}, not a dict`)
   const byIndex: string[] = new Array<string>(v.size)
@@ -101,11 +101,12 @@ function readVocabulary (obj: PyObject): TermList {
     }
     byIndex[index] = term
   }
-  return packTerms(byIndex)
+  return byIndex
 }
 
 function build (obj: PyObject): VocabularyVectorizerState {
-  const vocabulary = readVocabulary(obj)
+  const terms = readVocabulary(obj)
+  const vocabulary = packTerms(terms)
   const dtype = dtypeName(obj, 'int64')
   if (dtype === 'float16') unsupported(`${obj.name}.dtype float16 is not supported`)
   let tfidf: TfidfState | null = null
@@ -118,15 +119,15 @@ function build (obj: PyObject): VocabularyVectorizerState {
   }
   const analyzer = readAnalyzerOptions(obj)
   const wordRuns = planWordRuns(analyzer) !== undefined
-  const terms = wordRuns ? null : buildTermTable(Array.from({ length: vocabulary.count }, (_, j) => termAt(vocabulary, j)), Int32Array.from({ length: vocabulary.count }, (_, j) => j))
+  const table = wordRuns ? null : buildTermTable(terms, Int32Array.from(terms, (_, j) => j))
   return {
     type: 'vocabulary-vectorizer',
     kind: obj.name,
     analyzer,
     // The term table's keys are the vocabulary in feature order: one copy, not two.
-    vocabulary: terms?.keys ?? vocabulary,
-    words: wordRuns ? buildWordIndex(vocabulary, analyzer.stopWords) : null,
-    terms,
+    vocabulary: table?.keys ?? vocabulary,
+    words: wordRuns ? buildWordIndex(terms, analyzer.stopWords) : null,
+    terms: table,
     binary: bool(obj, 'binary', false),
     float32: dtype === 'float32',
     tfidf

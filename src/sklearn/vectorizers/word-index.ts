@@ -13,7 +13,6 @@
  */
 import { SPECIAL_BIT, SURROGATE_BIT, WORD_BIT, bmpTables } from '../text/bmp-tables.js'
 import { WORD } from '../text/python-str.js'
-import { termAt, type TermList } from './term-list.js'
 import { FNV_OFFSET, FNV_PRIME, buildTermTable, type TermTable } from './term-table.js'
 
 export const UNKNOWN = -1
@@ -113,7 +112,7 @@ function lookupIds (t: IdSequenceTable, ids: Int32Array, at: number, n: number):
 }
 
 /** The index of a vocabulary (terms in feature order) whose terms are tokens joined by spaces. */
-export function buildWordIndex (vocabulary: TermList, stopWords: readonly string[] | null): WordIndex {
+export function buildWordIndex (vocabulary: readonly string[], stopWords: readonly string[] | null): WordIndex {
   const tokenIds = new Map<string, number>()
   const idOf = (t: string): number => {
     let id = tokenIds.get(t)
@@ -127,8 +126,8 @@ export function buildWordIndex (vocabulary: TermList, stopWords: readonly string
   const bigrams: Array<[number, number, number]> = []
   const longSequences: number[][] = []
   const longFeatures: number[] = []
-  for (let f = 0; f < vocabulary.count; f++) {
-    const ids = termAt(vocabulary, f).split(' ').map(idOf)
+  for (let f = 0; f < vocabulary.length; f++) {
+    const ids = vocabulary[f]!.split(' ').map(idOf)
     if (ids.length === 1) unigrams.push([ids[0]!, f])
     else if (ids.length === 2) bigrams.push([ids[0]!, ids[1]!, f])
     else {

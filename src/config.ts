@@ -5,9 +5,8 @@
  */
 import { Ajv } from 'ajv'
 import { availableParallelism } from 'node:os'
-import path from 'node:path'
 import { ServiceError } from './errors.js'
-import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
+import { modelPathsFromEnv } from './paths.js'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
@@ -86,10 +85,7 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
   const config: Config = {
     port: v.PORT as number,
     host: v.HOST as string,
-    modelPath: typeof v.MODEL_PATH === 'string' ? path.resolve(cwd, v.MODEL_PATH) : DEFAULT_MODEL_PATH,
-    vectorizerPaths: typeof v.VECTORIZER_PATH === 'string'
-      ? v.VECTORIZER_PATH.split(path.delimiter).filter(p => p !== '').map(p => path.resolve(cwd, p))
-      : (typeof v.MODEL_PATH === 'string' ? [] : [DEFAULT_VECTORIZER_PATH]),
+    ...modelPathsFromEnv(env, cwd),
     maxBatchSize: v.MAX_BATCH_SIZE as number,
     maxTextLength: v.MAX_TEXT_LENGTH as number,
     enableMetrics: v.ENABLE_METRICS as boolean,

@@ -1,26 +1,34 @@
 /**
  * Entry point: parseConfig() -> ClassifierPool.start() -> createApp() -> listen, and a
  * graceful shutdown on SIGTERM/SIGINT. A bad setting or model stops start-up with one
- * line on stderr and exit 1.
+ * line on stderr and exit 1. The HTTP stack is loaded while the model decodes in its own
+ * thread, so the two overlap.
  */
 import { once } from 'node:events'
 import net from 'node:net'
 import { pathToFileURL } from 'node:url'
-import { parseConfig } from './config.js'
 import { ServiceError } from './errors.js'
-import { createApp } from './http/app.js'
-import { createServer } from './http/server.js'
-import { createLogger } from './logger.js'
-import { ClassifierPool } from './pool/classifier-pool.js'
+import { modelPathsFromEnv } from './paths.js'
+import { decodeModelInThread } from './pool/decode-model-thread.js'
 
 export async function main (): Promise<void> {
   let config
   let pool
   const started = performance.now()
+  // The model starts decoding (in a thread of its own) before anything else is loaded; a bad
+  // setting is still reported first, because the decoding is awaited only after it is read.
+  const { modelPath, vectorizerPaths } = modelPathsFromEnv(process.env)
+  const decoding = decodeModelInThread({ model: modelPath, vectorizers: vectorizerPaths })
+  decoding.catch(() => {})
   try {
+    const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)
     const logger = createLogger(config.logLevel)
-    pool = await ClassifierPool.start({ ...config, workers: config.workers }, err => logger.error('worker error', { stack: (err as Error).stack }))
+    const starting = ClassifierPool.start({ ...config, workers: config.workers, decoding }, err => logger.error('worker error', { stack: (err as Error).stack }))
+    // Not awaited alone: a failed start must still be the error reported below.
+    starting.catch(() => {})
+    const [{ createApp }, { createServer }] = await Promise.all([import('./http/app.js'), import('./http/server.js')])
+    pool = await starting
     let stopping = false
     const app = createApp({ config, pool, logger, isStopping: () => stopping })
     const server = createServer(app, config)

@@ -3,11 +3,11 @@
  * joblib does (`joblib/compressor.py`): zlib and gzip with Node's zlib, bz2 with
  * seek-bzip (pure JS), xz and lzma-alone with lzma-native (liblzma itself). The
  * output is bounded (a decompression bomb stops at the limit) and every failure is
- * a ServiceError.
+ * a ServiceError. seek-bzip and lzma-native are loaded only when a file needs them: a
+ * native library that cannot load (another libc, say) disables its format alone, with an
+ * error naming it, and nothing is loaded at start-up that most models never use.
  */
 import zlib from 'node:zlib'
-import lzma from 'lzma-native'
-import Bunzip from 'seek-bzip'
 import { ServiceError } from '../errors.js'
 
 export type Compression = 'zlib' | 'gzip' | 'bz2' | 'xz' | 'lzma' | 'lz4' | 'joblib-zfile'
@@ -38,7 +38,7 @@ export async function decompress (bytes: Uint8Array, format: Compression, maxByt
   switch (format) {
     case 'zlib': return inflate(() => zlib.inflateSync(bytes, { maxOutputLength: maxBytes }), format, maxBytes)
     case 'gzip': return inflate(() => zlib.gunzipSync(bytes, { maxOutputLength: maxBytes }), format, maxBytes)
-    case 'bz2': return bunzip(bytes, maxBytes)
+    case 'bz2': return await bunzip(bytes, maxBytes)
     case 'xz': case 'lzma': return unxz(bytes, format, maxBytes)
     case 'lz4': throw new ServiceError('ERR_MODEL_COMPRESSION', 'unsupported compression: lz4')
     case 'joblib-zfile': throw new ServiceError('ERR_MODEL_COMPRESSION', 'unsupported compression: joblib < 0.10 z-file; load it with joblib and save it again')
@@ -63,7 +63,17 @@ function inflate (run: () => Buffer, format: Compression, maxBytes: number): Uin
   }
 }
 
-function bunzip (bytes: Uint8Array, maxBytes: number): Uint8Array {
+/** A module for one compression format, or a ServiceError saying that format cannot be read here. */
+async function loadCodec<T> (name: string, format: Compression): Promise<T> {
+  try {
+    return (await import(name) as { default: T }).default
+  } catch (err) {
+    throw new ServiceError('ERR_MODEL_COMPRESSION', `${format} files cannot be read here: ${name} does not load (${(err as Error).message.split('\n')[0]})`, { cause: err })
+  }
+}
+
+async function bunzip (bytes: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+  const Bunzip = await loadCodec<typeof import('seek-bzip').default>('seek-bzip', 'bz2')
   let out = new Uint8Array(Math.min(maxBytes, Math.max(1024, bytes.length * 4)))
   let size = 0
   let pos = 0
@@ -102,6 +112,7 @@ function bunzip (bytes: Uint8Array, maxBytes: number): Uint8Array {
 }
 
 async function unxz (bytes: Uint8Array, format: Compression, maxBytes: number): Promise<Uint8Array> {
+  const lzma = await loadCodec<typeof import('lzma-native').default>('lzma-native', format)
   return await new Promise((resolve, reject) => {
     const decoder = lzma.createStream('autoDecoder', { memlimit: 512 * 1024 * 1024 })
     const chunks: Buffer[] = []

@@ -1,15 +1,14 @@
 /**
- * The Piscina pool of classifier workers behind one call: the model decoded once, here,
- * with its arrays in memory every worker shares; admission limits, texts cut into
+ * The Piscina pool of classifier workers behind one call: the model decoded once (in a
+ * thread of its own), its arrays in memory every worker shares; admission limits, texts cut into
  * `batch_size` chunks run in parallel, a timeout per chunk that replaces the worker, and
  * results back in input order.
  */
 import { Piscina } from 'piscina'
 import { ServiceError } from '../errors.js'
-import { decodeModel } from '../sklearn/load-model.js'
-import { shareState } from '../sklearn/shared-state.js'
 import { Admission } from './admission.js'
-import { collectGarbage } from './collect-garbage.js'
+import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
+import { ModelPublisher } from './model-channel.js'
 import type { ClassifyResult, ClassifyTask, ModelStatus, WorkerInit, WorkerMemory, WorkerStatus } from './messages.js'
 
 export interface PoolOptions {
@@ -23,6 +22,8 @@ export interface PoolOptions {
   readonly maxQueue: number
   /** The worker module; tests point it at a wrapper with hooks. Defaults to workers/classify.js. */
   readonly workerFile?: string | URL
+  /** The model's decoding, when the caller started it already (main.ts does, first thing). */
+  readonly decoding?: Promise<DecodedModel>
 }
 
 export interface TextResult {
@@ -38,12 +39,14 @@ export class ClassifierPool {
   /** What each worker reported holding when it started. */
   readonly workerMemory: readonly WorkerMemory[]
   readonly #piscina: Piscina<ClassifyTask, ClassifyResult>
+  readonly #publisher: ModelPublisher
   readonly #admission: Admission
   readonly #timeoutMs: number
   #closed = false
 
-  private constructor (piscina: Piscina<ClassifyTask, ClassifyResult>, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions) {
+  private constructor (piscina: Piscina<ClassifyTask, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions) {
     this.#piscina = piscina
+    this.#publisher = publisher
     this.model = model
     this.workerMemory = workerMemory
     this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
@@ -60,10 +63,9 @@ export class ClassifierPool {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be an integer >= 1`)
     }
     const started = performance.now()
-    const { state, info, notes } = await decodeModel({ model: options.modelPath, vectorizers: options.vectorizerPaths })
-    const shared = shareState(state)
-    collectGarbage()
-    const init: WorkerInit = { model: shared.state }
+    // The workers start (and load their code) while the model decodes; it reaches them on a channel.
+    const publisher = new ModelPublisher()
+    const init: WorkerInit = { modelChannel: publisher.name }
     const piscina = new Piscina<ClassifyTask, ClassifyResult>({
       filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
       name: 'classify',
@@ -74,12 +76,23 @@ export class ClassifierPool {
     })
     // A worker that dies outside a task (or while being replaced) must not take the process down.
     piscina.on('error', onWorkerError)
+    let decoded
+    try {
+      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }))
+    } catch (err) {
+      publisher.close()
+      await piscina.destroy()
+      throw err
+    }
+    const { state, bytes, info, notes } = decoded
+    publisher.publish(state)
     // One status task per worker: a worker takes one task at a time and answers only once
     // its model is loaded, so the pool is ready when every worker is.
     const statuses = await Promise.all(Array.from({ length: options.workers }, async () =>
       await piscina.run({ texts: [] }, { name: 'status' }) as unknown as WorkerStatus))
     const failed = statuses.find(s => !s.ok)
     if (failed !== undefined && !failed.ok) {
+      publisher.close()
       await piscina.destroy()
       throw new ServiceError(failed.code, failed.message)
     }
@@ -91,11 +104,11 @@ export class ClassifierPool {
       nFeatures: info.nFeatures,
       confidence: info.confidence,
       loadMs: performance.now() - started,
-      sharedBytes: shared.bytes,
+      sharedBytes: bytes,
       notes
     }
     const memory = statuses.map(s => (s as Extract<WorkerStatus, { ok: true }>).memory)
-    return new ClassifierPool(piscina, model, memory, options)
+    return new ClassifierPool(piscina, publisher, model, memory, options)
   }
 
   /** Workers alive now. */
@@ -154,6 +167,7 @@ export class ClassifierPool {
   async close (): Promise<void> {
     this.#closed = true
     await this.#piscina.close()
+    this.#publisher.close()
   }
 }
 

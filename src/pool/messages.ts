@@ -5,11 +5,10 @@
  */
 import type { ErrorCode } from '../errors.js'
 import type { ConfidenceMethod } from '../sklearn/estimator.js'
-import type { ModelState } from '../sklearn/load-model.js'
 
-/** Every worker's start: the model decoded once by the pool, its arrays in shared memory. */
+/** Every worker's start: the channel the model decoded once by the pool arrives on (model-channel.ts). */
 export interface WorkerInit {
-  readonly model: ModelState
+  readonly modelChannel: string
 }
 
 export interface ClassifyTask {

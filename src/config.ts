@@ -26,6 +26,8 @@ export interface Config {
   readonly maxConcurrentRequests: number
   readonly maxQueue: number
   readonly cacheSize: number
+  /** The result cache's memory bound, in bytes (its entries have a fixed size: keys are hashes). */
+  readonly cacheMaxBytes: number
   /** LABEL_NAMES, in the order of the model's classes, or null. */
   readonly labelNames: readonly string[] | null
   readonly logLevel: LogLevel
@@ -50,6 +52,7 @@ const SCHEMA = {
     MAX_CONCURRENT_REQUESTS: int(1, 1_000_000, 50),
     MAX_QUEUE: int(0, 10_000_000, 200),
     CACHE_SIZE: int(0, 100_000_000, 10000),
+    CACHE_MAX_BYTES: int(0, 2 ** 40, 32 * 1024 * 1024),
     LABEL_NAMES: { type: 'string', minLength: 1 },
     LOG_LEVEL: { enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' }
   }
@@ -95,6 +98,7 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     maxConcurrentRequests: v.MAX_CONCURRENT_REQUESTS as number,
     maxQueue: v.MAX_QUEUE as number,
     cacheSize: v.CACHE_SIZE as number,
+    cacheMaxBytes: v.CACHE_MAX_BYTES as number,
     labelNames: labelNames === null ? null : Object.freeze(labelNames),
     logLevel: v.LOG_LEVEL as LogLevel
   }

@@ -33,6 +33,7 @@ describe('parseConfig', () => {
       maxConcurrentRequests: 50,
       maxQueue: 200,
       cacheSize: 10000,
+      cacheMaxBytes: 32 * 1024 * 1024,
       labelNames: null,
       logLevel: 'info'
     })

@@ -39,7 +39,7 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
     config,
     pool,
     logger,
-    cache: new ResultCache(config.cacheSize),
+    cache: new ResultCache(config.cacheSize, config.cacheMaxBytes),
     metrics: new ServiceMetrics(),
     labels: displayLabels(pool.model.classes, config.labelNames)
   }

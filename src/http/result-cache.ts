@@ -1,29 +1,60 @@
 /**
- * The result cache (DECISIONS.md 22): predictions by exact text in an LRU (lru-cache) in
- * the front thread, counting hits over look-ups; size 0 turns it off.
+ * The result cache (DECISIONS.md 22): predictions by text in an LRU (lru-cache) in the
+ * front thread, counting hits over look-ups. Keyed by the SHA-256 of the text, never the
+ * text itself, so every entry has the same small size and the cache is bounded in bytes as
+ * well as entries (CACHE_MAX_BYTES, CACHE_SIZE): no client decides how much memory it holds.
+ * A look-up costs one SHA-256 of the text (Node's one-shot crypto.hash) and a map probe.
  */
+import { hash } from 'node:crypto'
 import { LRUCache } from 'lru-cache'
-import type { TextResult } from '../pool/classifier-pool.js'
+
+/** One cached prediction: the class and confidence (the worker's time is not kept). */
+export interface CachedResult {
+  readonly classIndex: number
+  readonly confidence: number
+}
+
+/**
+ * What an entry holds on the heap, measured (test/http/result-cache.test.ts): a 44-character
+ * base64 key, the result, and lru-cache's slot in its arrays and key map.
+ */
+export const ENTRY_BYTES = 256
 
 export class ResultCache {
-  readonly #lru: LRUCache<string, TextResult> | undefined
+  readonly #lru: LRUCache<string, CachedResult> | undefined
   #hits = 0
   #lookups = 0
 
-  constructor (size: number) {
-    this.#lru = size > 0 ? new LRUCache<string, TextResult>({ max: size }) : undefined
+  /** @param size most entries (0: off); @param maxBytes most bytes (0: off). */
+  constructor (size: number, maxBytes: number) {
+    const entries = Math.min(size, Math.floor(maxBytes / ENTRY_BYTES))
+    this.#lru = entries > 0 ? new LRUCache<string, CachedResult>({ max: entries, maxSize: entries * ENTRY_BYTES, sizeCalculation: () => ENTRY_BYTES }) : undefined
   }
 
-  get (text: string): TextResult | undefined {
+  get enabled (): boolean {
+    return this.#lru !== undefined
+  }
+
+  /** The key a text is cached under. */
+  keyOf (text: string): string {
+    return hash('sha256', text, 'base64')
+  }
+
+  get (key: string): CachedResult | undefined {
     if (this.#lru === undefined) return undefined
     this.#lookups++
-    const hit = this.#lru.get(text)
+    const hit = this.#lru.get(key)
     if (hit !== undefined) this.#hits++
     return hit
   }
 
-  set (text: string, result: TextResult): void {
-    this.#lru?.set(text, result)
+  set (key: string, result: CachedResult): void {
+    this.#lru?.set(key, result)
+  }
+
+  /** Entries held now, and their bytes as the bound counts them. */
+  get size (): { entries: number, bytes: number } {
+    return { entries: this.#lru?.size ?? 0, bytes: this.#lru?.calculatedSize ?? 0 }
   }
 
   /** Hits over look-ups since start; 0 before the first. */

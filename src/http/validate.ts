@@ -30,8 +30,8 @@ export type PredictBody = { readonly form: 'single', readonly text: string } | {
 export const DEFAULT_BATCH_SIZE = 10
 
 function schemas (limits: Limits): { single: object, batch: object } {
-  // maxLength counts code points in ajv, as Python's len() does (DECISIONS.md 3).
-  const text = { type: 'string', minLength: 1, maxLength: limits.maxTextLength, wellFormed: true }
+  // One keyword for the three rules on a text, so a text is read once (see textRules).
+  const text = { type: 'string', text: limits.maxTextLength }
   return {
     single: { type: 'object', required: ['text'], additionalProperties: false, properties: { text } },
     batch: {
@@ -77,8 +77,7 @@ function toIssue (e: ErrorObject): ValidationIssue {
 /** Validators for both forms, compiled once per app from its limits. */
 export function createBodyValidator (limits: Limits): { predict: (body: unknown) => PredictBody, batch: (body: unknown) => PredictBody } {
   const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: true, verbose: true })
-  // A lone UTF-16 surrogate (from a "\ud800" escape) is no Unicode string: Python's str would hold it, pydantic refuses it.
-  ajv.addKeyword({ keyword: 'wellFormed', type: 'string', schemaType: 'boolean', validate: (_s: boolean, data: string) => !/\p{Surrogate}/u.test(data) })
+  ajv.addKeyword({ keyword: 'text', type: 'string', schemaType: 'number', errors: true, validate: textRules })
   const { single, batch } = schemas(limits)
   const checkSingle = ajv.compile(single)
   const checkBatch = ajv.compile(batch)
@@ -101,6 +100,32 @@ export function createBodyValidator (limits: Limits): { predict: (body: unknown)
     },
     batch: asBatch
   }
+}
+
+/**
+ * A text's rules, read once: not empty, at most `max` code points (Python's len(), DECISIONS.md
+ * 3: counted only when the UTF-16 length could exceed it), and no lone UTF-16 surrogate (from
+ * a "\ud800" escape: Python's str would hold it, pydantic refuses it; the native
+ * isWellFormed scan). Errors as ajv's minLength / maxLength would give them, in that order.
+ */
+function textRules (this: unknown, max: number, data: string): boolean {
+  const errors: Array<Partial<ErrorObject>> = []
+  if (data.length === 0) errors.push({ keyword: 'minLength', params: { limit: 1 } })
+  if (data.length > max && codePointCount(data) > max) errors.push({ keyword: 'maxLength', params: { limit: max } })
+  if (!(data as unknown as { isWellFormed: () => boolean }).isWellFormed()) errors.push({ keyword: 'wellFormed', params: {} })
+  ;(textRules as { errors?: unknown }).errors = errors
+  return errors.length === 0
+}
+
+function codePointCount (text: string): number {
+  let n = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++
+    n++
+  }
+  return n
 }
 
 function isPlainObject (value: unknown): value is Record<string, unknown> {

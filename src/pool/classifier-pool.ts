@@ -26,10 +26,12 @@ export interface PoolOptions {
   readonly decoding?: Promise<DecodedModel>
 }
 
-export interface TextResult {
-  readonly classIndex: number
-  readonly confidence: number
-  readonly seconds: number
+/** Per text, in input order (columns: no object per prediction). */
+export interface Classified {
+  readonly classIndex: Int32Array
+  readonly confidence: Float64Array
+  /** Seconds the worker spent on each text. */
+  readonly seconds: Float64Array
 }
 
 const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
@@ -134,7 +136,7 @@ export class ClassifierPool {
    * (503) when a chunk runs past the timeout, ERR_WORKER_UNAVAILABLE (503) after close,
    * ERR_INTERNAL (500) when a worker fails.
    */
-  async classify (texts: readonly string[], batchSize: number): Promise<TextResult[]> {
+  async classify (texts: readonly string[], batchSize: number): Promise<Classified> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
     await this.#admission.acquire()
     const abort = new AbortController()
@@ -149,10 +151,12 @@ export class ClassifierPool {
         abort.abort()
         throw err
       })))
-      const out: TextResult[] = []
-      for (const r of results) {
-        for (let i = 0; i < r.classIndex.length; i++) out.push({ classIndex: r.classIndex[i]!, confidence: r.confidence[i]!, seconds: r.seconds[i]! })
-      }
+      const out = { classIndex: new Int32Array(texts.length), confidence: new Float64Array(texts.length), seconds: new Float64Array(texts.length) }
+      results.forEach((r, c) => {
+        out.classIndex.set(r.classIndex, c * batchSize)
+        out.confidence.set(r.confidence, c * batchSize)
+        out.seconds.set(r.seconds, c * batchSize)
+      })
       return out
     } catch (err) {
       if (abort.signal.aborted && isAbort(err)) throw new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${this.#timeoutMs} ms`, { cause: err })

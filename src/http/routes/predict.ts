@@ -1,28 +1,51 @@
 /**
  * POST /predict (single or batch form, DECISIONS.md 1) and POST /batch_predict (batch
  * form only, DECISIONS.md 2): cache look-ups, the rest to the pool, results in input order.
+ * Responses are written as JSON text directly, with no object per prediction.
  */
 import type { RequestHandler, Response } from 'express'
 import { ServiceError } from '../../errors.js'
-import type { TextResult } from '../../pool/classifier-pool.js'
+import type { Classified } from '../../pool/classifier-pool.js'
 import type { AppContext } from '../context.js'
 import { pyRound } from '../rounding.js'
 import { createBodyValidator, type PredictBody } from '../validate.js'
 
 /** Classifies `texts`, from the cache where it can; identical texts are computed once. */
-async function predictTexts (ctx: AppContext, texts: readonly string[], batchSize: number): Promise<TextResult[]> {
-  const results: Array<TextResult | undefined> = texts.map(t => ctx.cache.get(t))
-  const missing = [...new Set(texts.filter((_t, i) => results[i] === undefined))]
-  if (missing.length > 0) {
-    const computed = await ctx.pool.classify(missing, batchSize)
-    const byText = new Map<string, TextResult>()
-    missing.forEach((t, i) => {
-      byText.set(t, computed[i]!)
-      ctx.cache.set(t, { ...computed[i]!, seconds: 0 })
-    })
-    texts.forEach((t, i) => { results[i] ??= byText.get(t) })
+async function predictTexts (ctx: AppContext, texts: readonly string[], batchSize: number): Promise<Classified> {
+  const n = texts.length
+  const out: Classified = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n) }
+  const cache = ctx.cache
+  const keys = cache.enabled ? texts.map(t => cache.keyOf(t)) : texts
+  // For each text not cached, the position of its first occurrence among the texts to compute.
+  const slot = new Int32Array(n).fill(-1)
+  const missing: string[] = []
+  const firstMissing = new Map<string, number>()
+  texts.forEach((text, i) => {
+    const hit = cache.get(keys[i]!)
+    if (hit !== undefined) {
+      out.classIndex[i] = hit.classIndex
+      out.confidence[i] = hit.confidence
+      return
+    }
+    let m = firstMissing.get(keys[i]!)
+    if (m === undefined) {
+      m = missing.length
+      firstMissing.set(keys[i]!, m)
+      missing.push(text)
+    }
+    slot[i] = m
+  })
+  if (missing.length === 0) return out
+  const computed = await ctx.pool.classify(missing, batchSize)
+  for (let i = 0; i < n; i++) {
+    const m = slot[i]!
+    if (m < 0) continue
+    out.classIndex[i] = computed.classIndex[m]!
+    out.confidence[i] = computed.confidence[m]!
+    out.seconds[i] = computed.seconds[m]!
   }
-  return results as TextResult[]
+  for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
+  return out
 }
 
 /** Resolves with `work`, or fails with 503 when the whole request would pass its time limit. */
@@ -40,35 +63,40 @@ async function withinRequestTime<T> (res: Response, ctx: AppContext, work: Promi
   }
 }
 
+const json = JSON.stringify
+
+/** The batch response, written out: what `res.json` of the SPEC's object would send. */
+function batchBody (ctx: AppContext, texts: readonly string[], r: Classified, batchSize: number, seconds: number): string {
+  let body = '{"predictions":['
+  for (let i = 0; i < texts.length; i++) {
+    if (i > 0) body += ','
+    body += `{"text":${json(texts[i])},"prediction":${json(ctx.labels[r.classIndex[i]!])},"confidence":${json(pyRound(r.confidence[i]!, 2))},"processing_time":${json(r.seconds[i])}}`
+  }
+  return body + `],"batch_info":{"total_texts":${texts.length},"batch_size":${batchSize},"processing_time":${json(seconds)}}}`
+}
+
+/** Sends a JSON text with the headers `res.json` would set. */
+function sendJson (res: Response, body: string): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8')
+  res.setHeader('Content-Length', Buffer.byteLength(body))
+  res.end(body)
+}
+
 export function createPredictHandlers (ctx: AppContext): { predict: RequestHandler, batchPredict: RequestHandler } {
   const validator = createBodyValidator(ctx.config)
   const handle = (parse: (body: unknown) => PredictBody): RequestHandler => async (req, res) => {
     const started = res.locals.startedAt as number
     const body = parse(req.body)
     if (body.form === 'single') {
-      const [r] = await withinRequestTime(res, ctx, predictTexts(ctx, [body.text], 1))
+      const r = await withinRequestTime(res, ctx, predictTexts(ctx, [body.text], 1))
       ctx.metrics.record(1, (performance.now() - started) / 1000)
-      res.json({
-        sentiment: ctx.labels[r!.classIndex],
-        confidence: pyRound(r!.confidence, 4),
-        model_used: ctx.pool.model.classifier,
-        processing_time: r!.seconds,
-        request_id: res.locals.requestId
-      })
+      sendJson(res, `{"sentiment":${json(ctx.labels[r.classIndex[0]!])},"confidence":${json(pyRound(r.confidence[0]!, 4))},"model_used":${json(ctx.pool.model.classifier)},"processing_time":${json(r.seconds[0])},"request_id":${json(res.locals.requestId)}}`)
       return
     }
     const results = await withinRequestTime(res, ctx, predictTexts(ctx, body.texts, body.batchSize))
     const seconds = (performance.now() - started) / 1000
     ctx.metrics.record(body.texts.length, seconds)
-    res.json({
-      predictions: body.texts.map((text, i) => ({
-        text,
-        prediction: ctx.labels[results[i]!.classIndex],
-        confidence: pyRound(results[i]!.confidence, 2),
-        processing_time: results[i]!.seconds
-      })),
-      batch_info: { total_texts: body.texts.length, batch_size: body.batchSize, processing_time: seconds }
-    })
+    sendJson(res, batchBody(ctx, body.texts, results, body.batchSize, seconds))
   }
   return { predict: handle(validator.predict), batchPredict: handle(validator.batch) }
 }

@@ -5,10 +5,13 @@
  */
 import { once } from 'node:events'
 import { createReadStream } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import { ServiceError } from './errors.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
+import { ClassifierPool } from './pool/classifier-pool.js'
+import type { ClassifyResult } from './pool/messages.js'
 import { loadModel, type ModelPaths } from './sklearn/load-model.js'
 import type { Prediction } from './sklearn/predictor.js'
 
@@ -39,6 +42,9 @@ predict_proba, "decision" when it has no decision_function. Numbers are unrounde
 
 Options:
   --format lines|jsonl  lines: one text per line (default); jsonl: one {"text": "..."} per line
+  --workers N           worker threads sharing one decoded model (default: available cores)
+  --stats               when done, write one JSON line to stderr: texts, seconds, workers,
+                        shared model bytes, peak memory
 ${MODEL_OPTIONS}
 `,
   inspect: `Usage: tfidf-serve inspect [options]
@@ -77,30 +83,79 @@ export function formatPrediction (p: Prediction): string {
   return JSON.stringify(out)
 }
 
+/** The output lines of one chunk of texts, from a worker's columns. */
+function formatChunk (r: ClassifyResult, classes: readonly string[]): string {
+  let out = ''
+  const { probaWidth = 0, decisionWidth = 0 } = r
+  for (let i = 0; i < r.classIndex.length; i++) {
+    out += formatPrediction({
+      label: classes[r.classIndex[i]!]!,
+      classIndex: r.classIndex[i]!,
+      confidence: r.confidence[i]!,
+      proba: probaWidth === 0 ? undefined : r.proba!.subarray(i * probaWidth, (i + 1) * probaWidth),
+      decision: decisionWidth === 0 ? undefined : r.decision!.subarray(i * decisionWidth, (i + 1) * decisionWidth)
+    }) + '\n'
+  }
+  return out
+}
+
+/** Texts per worker task: enough to make a task's overhead small, few enough to stream. */
+const CHUNK = 256
+
+function workerCount (value: string | undefined): number {
+  if (value === undefined) return availableParallelism()
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 1024) throw new UsageError(`--workers must be an integer from 1 to 1024, not '${value}'`)
+  return n
+}
+
 async function predict (argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_ARGS, format: { type: 'string', default: 'lines' } } })
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_ARGS, format: { type: 'string', default: 'lines' }, workers: { type: 'string' }, stats: { type: 'boolean' } } })
   if (values.help === true) return void process.stdout.write(HELP.predict)
   if (values.format !== 'lines' && values.format !== 'jsonl') throw new UsageError(`--format must be lines or jsonl, not '${values.format ?? ''}'`)
   if (positionals.length > 1) throw new UsageError('predict takes at most one FILE')
-  const { predictor } = await loadModel(modelPaths(values))
-  const input = positionals[0] === undefined || positionals[0] === '-' ? process.stdin : createReadStream(positionals[0])
-  const lines = createInterface({ input, crlfDelay: Infinity })
-  const out = process.stdout
-  let lineNo = 0
-  let pending = ''
-  for await (const line of lines) {
-    lineNo++
-    const text = values.format === 'lines' ? line : textOfJsonLine(line, lineNo)
-    if (text === undefined) continue
-    pending += formatPrediction(predictor.predict(text)) + '\n'
-    // One write per 64 KiB rather than per line; waiting on back-pressure keeps memory flat.
-    if (pending.length >= 65536) {
-      const flushed = out.write(pending)
-      pending = ''
+  const workers = workerCount(values.workers)
+  const started = performance.now()
+  const { model, vectorizers } = modelPaths(values)
+  // Chunks in flight are bounded, so memory stays flat however long the input.
+  const inFlight = workers * 2
+  const pool = await ClassifierPool.start({ modelPath: model, vectorizerPaths: vectorizers ?? [], workers, predictionTimeoutMs: 3_600_000, maxConcurrentRequests: inFlight, maxQueue: 0 })
+  let texts = 0
+  try {
+    const input = positionals[0] === undefined || positionals[0] === '-' ? process.stdin : createReadStream(positionals[0])
+    const lines = createInterface({ input, crlfDelay: Infinity })
+    const out = process.stdout
+    const queue: Array<Promise<ClassifyResult>> = []
+    // Output in input order: the oldest chunk is written first, whichever finishes first.
+    const writeOldest = async (): Promise<void> => {
+      const flushed = out.write(formatChunk(await queue.shift()!, pool.model.classes))
       if (!flushed) await once(out, 'drain')
     }
+    let chunk: string[] = []
+    const submit = async (): Promise<void> => {
+      const task = pool.classifyFull(chunk)
+      task.catch(() => {})
+      queue.push(task)
+      chunk = []
+      if (queue.length >= inFlight) await writeOldest()
+    }
+    let lineNo = 0
+    for await (const line of lines) {
+      lineNo++
+      const text = values.format === 'lines' ? line : textOfJsonLine(line, lineNo)
+      if (text === undefined) continue
+      chunk.push(text)
+      texts++
+      if (chunk.length === CHUNK) await submit()
+    }
+    if (chunk.length > 0) await submit()
+    while (queue.length > 0) await writeOldest()
+  } finally {
+    await pool.close()
   }
-  if (pending !== '') out.write(pending)
+  if (values.stats === true) {
+    process.stderr.write(JSON.stringify({ texts, seconds: (performance.now() - started) / 1000, workers, shared_model_bytes: pool.model.sharedBytes, worker_own_bytes: pool.workerMemory.map(m => m.ownBytes), max_rss_bytes: process.resourceUsage().maxRSS * 1024 }) + '\n')
+  }
 }
 
 function textOfJsonLine (line: string, lineNo: number): string | undefined {

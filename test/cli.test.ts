@@ -90,6 +90,53 @@ describe('the tfidf-serve command', function () {
       expect(Object.values(info.sklearn_versions as Record<string, string>)).to.deep.equal(['1.6.1'])
     })
 
+    it('with --workers 2 gives the same lines, in input order, as with one worker', async () => {
+      // 3,000 lines: twelve chunks of 256 texts, more than the four kept in flight, so the order
+      // of output depends on the writer waiting for the oldest chunk.
+      const input = Array.from({ length: 3000 }, (_, i) => JSON.stringify({ text: `${texts[i % texts.length]!} ${i}` })).join('\n') + '\n'
+      const one = await cli(['predict', '--format', 'jsonl', '--workers', '1', ...MODEL_ARGS], input)
+      const two = await cli(['predict', '--format', 'jsonl', '--workers', '2', ...MODEL_ARGS], input)
+      expect([one.code, two.code]).to.deep.equal([0, 0])
+      expect(two.stdout.split('\n')).to.have.length(3001)
+      expect(two.stdout).to.equal(one.stdout)
+      const reference = await cli(['predict', '--format', 'jsonl', '--workers', '1', ...MODEL_ARGS], texts.map(text => JSON.stringify({ text })).join('\n') + '\n')
+      const labels = reference.stdout.trimEnd().split('\n').map(l => (JSON.parse(l) as { label: string }).label)
+      expect(labels).to.deep.equal(expected.predict)
+    })
+
+    it('with --stats reports the texts, the workers, one shared model and no per-worker copy', async () => {
+      const input = 'a wonderful, moving film\n'.repeat(1000)
+      const { stdout, stderr, code } = await cli(['predict', '--workers', '2', '--stats'], input)
+      expect(code).to.equal(0)
+      expect(stdout.trimEnd().split('\n')).to.have.length(1000)
+      const stats = JSON.parse(stderr) as { texts: number, seconds: number, workers: number, shared_model_bytes: number, worker_own_bytes: number[], max_rss_bytes: number }
+      expect(stats).to.include({ texts: 1000, workers: 2 })
+      expect(stats.worker_own_bytes).to.deep.equal([0, 0])
+      expect(stats.shared_model_bytes).to.be.above(1_000_000)
+      expect(stats.seconds).to.be.above(0)
+      expect(stats.max_rss_bytes).to.be.above(stats.shared_model_bytes)
+    })
+
+    it('keeps memory flat however many lines it reads', async () => {
+      const peak = async (lines: number): Promise<number> => {
+        const { stderr, code } = await cli(['predict', '--workers', '2', '--stats'], 'a wonderful, moving film that I would see again\n'.repeat(lines))
+        expect(code).to.equal(0)
+        return (JSON.parse(stderr) as { max_rss_bytes: number }).max_rss_bytes
+      }
+      const small = await peak(10_000)
+      const large = await peak(200_000)
+      // 20 times the lines, about 10 MB more input; a process that kept its output would grow by far more.
+      expect(large - small).to.be.below(40 * 1024 * 1024)
+    })
+
+    it('refuses a --workers that is not a whole number from 1 to 1024', async () => {
+      for (const bad of ['0', '1.5', 'two', '2000']) {
+        const { code, stderr } = await cli(['predict', '--workers', bad], 'x\n')
+        expect(code).to.equal(2)
+        expect(stderr).to.contain('--workers must be an integer from 1 to 1024')
+      }
+    })
+
     it('fails with one line on stderr and exit 1 for a missing model', async () => {
       const { stdout, stderr, code } = await cli(['predict', '--model', '/no/such/model.pkl'], 'x\n')
       expect([code, stdout]).to.deep.equal([1, ''])

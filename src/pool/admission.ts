@@ -9,6 +9,7 @@ export class Admission {
   readonly #maxWaiting: number
   #active = 0
   readonly #waiting: Array<() => void> = []
+  readonly #onIdle: Array<() => void> = []
 
   constructor (maxActive: number, maxWaiting: number) {
     if (!Number.isInteger(maxActive) || maxActive < 1) throw new RangeError('maxActive must be an integer >= 1')
@@ -38,7 +39,14 @@ export class Admission {
   /** Hands the slot to the next in line, or frees it. */
   release (): void {
     const next = this.#waiting.shift()
-    if (next !== undefined) next()
-    else this.#active--
+    if (next !== undefined) return next()
+    this.#active--
+    if (this.#active === 0) for (const resolve of this.#onIdle.splice(0)) resolve()
+  }
+
+  /** Resolves once nothing is active or waiting. */
+  async idle (): Promise<void> {
+    if (this.#active === 0) return
+    await new Promise<void>(resolve => this.#onIdle.push(resolve))
   }
 }

@@ -159,8 +159,27 @@ export class ClassifierPool {
       })
       return out
     } catch (err) {
-      if (abort.signal.aborted && isAbort(err)) throw new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${this.#timeoutMs} ms`, { cause: err })
-      throw new ServiceError('ERR_INTERNAL', 'a worker failed', { cause: err })
+      throw workerFailure(err, abort.signal.aborted, this.#timeoutMs)
+    } finally {
+      clearTimeout(timer)
+      this.#admission.release()
+    }
+  }
+
+  /**
+   * Classifies `texts` as one task, with every text's predict_proba and decision_function
+   * (the CLI prints them).
+   * @throws ServiceError as `classify` does.
+   */
+  async classifyFull (texts: readonly string[]): Promise<ClassifyResult> {
+    if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
+    await this.#admission.acquire()
+    const abort = new AbortController()
+    const timer = setTimeout(() => abort.abort(), this.#timeoutMs)
+    try {
+      return await this.#piscina.run({ texts, full: true }, { name: 'classify', signal: abort.signal })
+    } catch (err) {
+      throw workerFailure(err, abort.signal.aborted, this.#timeoutMs)
     } finally {
       clearTimeout(timer)
       this.#admission.release()
@@ -170,9 +189,17 @@ export class ClassifierPool {
   /** Waits for the tasks in flight, then stops the workers. */
   async close (): Promise<void> {
     this.#closed = true
-    await this.#piscina.close()
+    // Not piscina.close(): it leaves a 30 s timer running that keeps a finished CLI alive.
+    await this.#admission.idle()
+    await this.#piscina.destroy()
     this.#publisher.close()
   }
+}
+
+/** A task's failure as the service reports it: 503 for our own timeout, 500 for anything else. */
+function workerFailure (err: unknown, aborted: boolean, timeoutMs: number): ServiceError {
+  if (aborted && isAbort(err)) return new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${timeoutMs} ms`, { cause: err })
+  return new ServiceError('ERR_INTERNAL', 'a worker failed', { cause: err })
 }
 
 function isAbort (err: unknown): boolean {

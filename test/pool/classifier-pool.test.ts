@@ -38,6 +38,22 @@ describe('Admission', () => {
     expect(a.active).to.equal(0)
   })
 
+  it('resolves idle() only once the last admitted task, queued ones included, is released', async () => {
+    const a = new Admission(1, 1)
+    await a.idle()
+    await a.acquire()
+    const queued = a.acquire()
+    let idle = false
+    const waiting = a.idle().then(() => { idle = true })
+    a.release()
+    await queued
+    await new Promise(resolve => setImmediate(resolve))
+    expect([a.active, idle]).to.deep.equal([1, false])
+    a.release()
+    await waiting
+    expect([a.active, idle]).to.deep.equal([0, true])
+  })
+
   it('checks its options', () => {
     expect(() => new Admission(0, 1)).to.throw(RangeError, 'maxActive')
     expect(() => new Admission(1, -1)).to.throw(RangeError, 'maxWaiting')

@@ -4,16 +4,14 @@
  * Errors go to stderr as one line with a non-zero exit.
  */
 import { once } from 'node:events'
-import { createReadStream } from 'node:fs'
 import { availableParallelism } from 'node:os'
-import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import { ServiceError } from './errors.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
 import { ClassifierPool } from './pool/classifier-pool.js'
-import type { ClassifyResult } from './pool/messages.js'
+import { lineChunks } from './line-chunks.js'
+import type { LinesResult } from './prediction-lines.js'
 import { loadModel, type ModelPaths } from './sklearn/load-model.js'
-import type { Prediction } from './sklearn/predictor.js'
 
 const USAGE = `Usage: tfidf-serve <command> [options]
 
@@ -43,7 +41,8 @@ predict_proba, "decision" when it has no decision_function. Numbers are unrounde
 Options:
   --format lines|jsonl  lines: one text per line (default); jsonl: one {"text": "..."} per line
   --workers N           worker threads sharing one decoded model (default: available cores)
-  --stats               when done, write one JSON line to stderr: texts, seconds, workers,
+  --stats               when done, write one JSON line to stderr: texts, seconds (all and
+                        loading the model), texts per second after loading, workers,
                         shared model bytes, peak memory
 ${MODEL_OPTIONS}
 `,
@@ -76,31 +75,8 @@ const MODEL_ARGS = {
   help: { type: 'boolean', short: 'h' }
 } as const
 
-export function formatPrediction (p: Prediction): string {
-  const out: Record<string, unknown> = { label: p.label, confidence: p.confidence }
-  if (p.proba !== undefined) out.proba = Array.from(p.proba)
-  if (p.decision !== undefined) out.decision = Array.from(p.decision)
-  return JSON.stringify(out)
-}
-
-/** The output lines of one chunk of texts, from a worker's columns. */
-function formatChunk (r: ClassifyResult, classes: readonly string[]): string {
-  let out = ''
-  const { probaWidth = 0, decisionWidth = 0 } = r
-  for (let i = 0; i < r.classIndex.length; i++) {
-    out += formatPrediction({
-      label: classes[r.classIndex[i]!]!,
-      classIndex: r.classIndex[i]!,
-      confidence: r.confidence[i]!,
-      proba: probaWidth === 0 ? undefined : r.proba!.subarray(i * probaWidth, (i + 1) * probaWidth),
-      decision: decisionWidth === 0 ? undefined : r.decision!.subarray(i * decisionWidth, (i + 1) * decisionWidth)
-    }) + '\n'
-  }
-  return out
-}
-
-/** Texts per worker task: enough to make a task's overhead small, few enough to stream. */
-const CHUNK = 256
+/** Input read per system call: big enough that a worker task's overhead is small, small enough to stream. */
+const READ_BYTES = 256 * 1024
 
 function workerCount (value: string | undefined): number {
   if (value === undefined) return availableParallelism()
@@ -109,66 +85,52 @@ function workerCount (value: string | undefined): number {
   return n
 }
 
+/**
+ * Cuts the input into chunks of whole lines and hands them to the pool's workers, which
+ * classify and format them; writes their output in input order. Only this many chunks are
+ * in flight at once, so memory stays flat however long the input.
+ */
 async function predict (argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_ARGS, format: { type: 'string', default: 'lines' }, workers: { type: 'string' }, stats: { type: 'boolean' } } })
   if (values.help === true) return void process.stdout.write(HELP.predict)
-  if (values.format !== 'lines' && values.format !== 'jsonl') throw new UsageError(`--format must be lines or jsonl, not '${values.format ?? ''}'`)
+  const format = values.format
+  if (format !== 'lines' && format !== 'jsonl') throw new UsageError(`--format must be lines or jsonl, not '${format ?? ''}'`)
   if (positionals.length > 1) throw new UsageError('predict takes at most one FILE')
   const workers = workerCount(values.workers)
   const started = performance.now()
   const { model, vectorizers } = modelPaths(values)
-  // Chunks in flight are bounded, so memory stays flat however long the input.
   const inFlight = workers * 2
   const pool = await ClassifierPool.start({ modelPath: model, vectorizerPaths: vectorizers ?? [], workers, predictionTimeoutMs: 3_600_000, maxConcurrentRequests: inFlight, maxQueue: 0 })
+  const loaded = performance.now()
   let texts = 0
   try {
-    const input = positionals[0] === undefined || positionals[0] === '-' ? process.stdin : createReadStream(positionals[0])
-    const lines = createInterface({ input, crlfDelay: Infinity })
     const out = process.stdout
-    const queue: Array<Promise<ClassifyResult>> = []
-    // Output in input order: the oldest chunk is written first, whichever finishes first.
+    const queue: Array<Promise<LinesResult>> = []
+    let linesBefore = 0
+    // The oldest chunk is written first, whichever finishes first.
     const writeOldest = async (): Promise<void> => {
-      const flushed = out.write(formatChunk(await queue.shift()!, pool.model.classes))
+      const result = await queue.shift()!
+      texts += result.texts
+      const flushed = out.write(result.output)
+      if (result.bad !== undefined) throw new UsageError(`line ${linesBefore + result.bad.line + 1} ${result.bad.reason}`)
+      linesBefore += result.lines
       if (!flushed) await once(out, 'drain')
     }
-    let chunk: string[] = []
-    const submit = async (): Promise<void> => {
-      const task = pool.classifyFull(chunk)
+    const submit = async (chunk: Uint8Array): Promise<void> => {
+      const task = pool.predictLines(chunk, format)
       task.catch(() => {})
       queue.push(task)
-      chunk = []
       if (queue.length >= inFlight) await writeOldest()
     }
-    let lineNo = 0
-    for await (const line of lines) {
-      lineNo++
-      const text = values.format === 'lines' ? line : textOfJsonLine(line, lineNo)
-      if (text === undefined) continue
-      chunk.push(text)
-      texts++
-      if (chunk.length === CHUNK) await submit()
-    }
-    if (chunk.length > 0) await submit()
+    for await (const chunk of lineChunks(positionals[0], READ_BYTES)) await submit(chunk)
     while (queue.length > 0) await writeOldest()
   } finally {
     await pool.close()
   }
   if (values.stats === true) {
-    process.stderr.write(JSON.stringify({ texts, seconds: (performance.now() - started) / 1000, workers, shared_model_bytes: pool.model.sharedBytes, worker_own_bytes: pool.workerMemory.map(m => m.ownBytes), max_rss_bytes: process.resourceUsage().maxRSS * 1024 }) + '\n')
+    const now = performance.now()
+    process.stderr.write(JSON.stringify({ texts, seconds: (now - started) / 1000, load_seconds: (loaded - started) / 1000, texts_per_second: texts / ((now - loaded) / 1000), workers, shared_model_bytes: pool.model.sharedBytes, worker_own_bytes: pool.workerMemory.map(m => m.ownBytes), max_rss_bytes: process.resourceUsage().maxRSS * 1024 }) + '\n')
   }
-}
-
-function textOfJsonLine (line: string, lineNo: number): string | undefined {
-  if (line.trim() === '') return undefined
-  let value: unknown
-  try {
-    value = JSON.parse(line)
-  } catch {
-    throw new UsageError(`line ${lineNo} is not JSON`)
-  }
-  const text = (value as { text?: unknown } | null)?.text
-  if (typeof text !== 'string') throw new UsageError(`line ${lineNo} has no "text" string`)
-  return text
 }
 
 async function inspect (argv: string[]): Promise<void> {

@@ -6,10 +6,11 @@
 import { getHeapStatistics } from 'node:v8'
 import { workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
+import { predictLines, type LinesResult } from '../src/prediction-lines.js'
 import { createPredictor, type ModelState } from '../src/sklearn/load-model.js'
 import type { TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
-import type { ClassifyResult, ClassifyTask, WorkerInit, WorkerStatus } from '../src/pool/messages.js'
+import type { ClassifyResult, ClassifyTask, LinesTask, WorkerInit, WorkerStatus } from '../src/pool/messages.js'
 import { receiveModel } from '../src/pool/model-channel.js'
 
 const init = workerData as WorkerInit
@@ -32,28 +33,29 @@ export async function status (): Promise<WorkerStatus> {
   return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared, heapUsed: getHeapStatistics().used_heap_size } }
 }
 
-export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
+/** The model, or the reason it could not be made, thrown. */
+async function predictor (): Promise<TextClassifier> {
   const m = await made
   if ('failure' in m) throw new Error(m.failure.ok ? 'unreachable' : m.failure.message)
-  const predictor = m.predictor
+  return m.predictor
+}
+
+export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
+  const model = await predictor()
   const n = task.texts.length
   const classIndex = new Int32Array(n)
   const confidence = new Float64Array(n)
   const seconds = new Float64Array(n)
-  const full = task.full === true ? { proba: [] as number[], decision: [] as number[], probaWidth: 0, decisionWidth: 0 } : undefined
   for (let i = 0; i < n; i++) {
     const t0 = performance.now()
-    const p = predictor.predict(task.texts[i]!)
+    const p = model.predict(task.texts[i]!)
     seconds[i] = (performance.now() - t0) / 1000
     classIndex[i] = p.classIndex
     confidence[i] = p.confidence
-    if (full !== undefined) {
-      full.probaWidth = p.proba?.length ?? 0
-      full.decisionWidth = p.decision?.length ?? 0
-      if (p.proba !== undefined) for (const v of p.proba) full.proba.push(v)
-      if (p.decision !== undefined) for (const v of p.decision) full.decision.push(v)
-    }
   }
-  if (full === undefined) return { classIndex, confidence, seconds }
-  return { classIndex, confidence, seconds, proba: Float64Array.from(full.proba), probaWidth: full.probaWidth, decision: Float64Array.from(full.decision), decisionWidth: full.decisionWidth }
+  return { classIndex, confidence, seconds }
+}
+
+export async function lines (task: LinesTask): Promise<LinesResult> {
+  return predictLines(await predictor(), task.chunk, task.format)
 }

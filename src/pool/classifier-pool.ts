@@ -6,10 +6,18 @@
  */
 import { Piscina } from 'piscina'
 import { ServiceError } from '../errors.js'
+import type { LineFormat, LinesResult } from '../prediction-lines.js'
 import { Admission } from './admission.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
-import type { ClassifyResult, ClassifyTask, ModelStatus, WorkerInit, WorkerMemory, WorkerStatus } from './messages.js'
+import type { ClassifyResult, ClassifyTask, LinesTask, ModelStatus, WorkerInit, WorkerMemory, WorkerStatus } from './messages.js'
+
+/**
+ * A worker's young generation. V8 grows it to 48 MB under a steady stream of short-lived
+ * strings (tokens, output lines), and keeps it; 12 MB held the CLI's 2,000,000-line run at
+ * 141 MB peak instead of 212 MB, at the same speed.
+ */
+const YOUNG_GENERATION_MB = 12
 
 export interface PoolOptions {
   readonly modelPath: string
@@ -40,13 +48,13 @@ export class ClassifierPool {
   readonly model: ModelStatus
   /** What each worker reported holding when it started. */
   readonly workerMemory: readonly WorkerMemory[]
-  readonly #piscina: Piscina<ClassifyTask, ClassifyResult>
+  readonly #piscina: Piscina<ClassifyTask | LinesTask, ClassifyResult>
   readonly #publisher: ModelPublisher
   readonly #admission: Admission
   readonly #timeoutMs: number
   #closed = false
 
-  private constructor (piscina: Piscina<ClassifyTask, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions) {
+  private constructor (piscina: Piscina<ClassifyTask | LinesTask, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions) {
     this.#piscina = piscina
     this.#publisher = publisher
     this.model = model
@@ -68,13 +76,14 @@ export class ClassifierPool {
     // The workers start (and load their code) while the model decodes; it reaches them on a channel.
     const publisher = new ModelPublisher()
     const init: WorkerInit = { modelChannel: publisher.name }
-    const piscina = new Piscina<ClassifyTask, ClassifyResult>({
+    const piscina = new Piscina<ClassifyTask | LinesTask, ClassifyResult>({
       filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
       name: 'classify',
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: Infinity,
-      workerData: init
+      workerData: init,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }
     })
     // A worker that dies outside a task (or while being replaced) must not take the process down.
     piscina.on('error', onWorkerError)
@@ -167,17 +176,18 @@ export class ClassifierPool {
   }
 
   /**
-   * Classifies `texts` as one task, with every text's predict_proba and decision_function
-   * (the CLI prints them).
+   * Classifies and formats a chunk of whole input lines as one task (the CLI). `chunk` is
+   * moved to the worker: it must own its buffer.
    * @throws ServiceError as `classify` does.
    */
-  async classifyFull (texts: readonly string[]): Promise<ClassifyResult> {
+  async predictLines (chunk: Uint8Array, format: LineFormat): Promise<LinesResult> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
     await this.#admission.acquire()
     const abort = new AbortController()
     const timer = setTimeout(() => abort.abort(), this.#timeoutMs)
     try {
-      return await this.#piscina.run({ texts, full: true }, { name: 'classify', signal: abort.signal })
+      const task: LinesTask = { chunk, format }
+      return await this.#piscina.run(task, { name: 'lines', signal: abort.signal, transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
     } catch (err) {
       throw workerFailure(err, abort.signal.aborted, this.#timeoutMs)
     } finally {

@@ -4,6 +4,7 @@
  * it could not create as data.
  */
 import type { ErrorCode } from '../errors.js'
+import type { LineFormat } from '../prediction-lines.js'
 import type { ConfidenceMethod } from '../sklearn/estimator.js'
 
 /** Every worker's start: the channel the model decoded once by the pool arrives on (model-channel.ts). */
@@ -13,8 +14,12 @@ export interface WorkerInit {
 
 export interface ClassifyTask {
   readonly texts: readonly string[]
-  /** Also return every text's predict_proba and decision_function (the CLI prints them). */
-  readonly full?: boolean
+}
+
+/** The CLI's task: whole lines of input, UTF-8, classified and formatted by the worker. */
+export interface LinesTask {
+  readonly chunk: Uint8Array
+  readonly format: LineFormat
 }
 
 /** Per text, in input order: class index, confidence, seconds spent on it. */
@@ -22,12 +27,6 @@ export interface ClassifyResult {
   readonly classIndex: Int32Array
   readonly confidence: Float64Array
   readonly seconds: Float64Array
-  /** With `full`: `probaWidth` values per text (0 when the model has no predict_proba). */
-  readonly proba?: Float64Array
-  readonly probaWidth?: number
-  /** With `full`: `decisionWidth` values per text (0 when the model has no decision_function). */
-  readonly decision?: Float64Array
-  readonly decisionWidth?: number
 }
 
 export interface ModelStatus {

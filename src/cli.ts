@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 /**
  * The `tfidf-serve` command: `predict` and `inspect` on model files, `serve` for HTTP.
  * Errors go to stderr as one line with a non-zero exit.

@@ -44,6 +44,7 @@ export async function main (): Promise<void> {
       classes: pool.model.classes,
       features: pool.model.nFeatures,
       workers: pool.workerCount,
+      shared_model_bytes: pool.model.sharedBytes,
       model_load_ms: Math.round(pool.model.loadMs),
       startup_ms: Math.round(performance.now() - started)
     })

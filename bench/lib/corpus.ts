@@ -31,3 +31,21 @@ export function textsOfLength (texts: readonly string[], chars: number, count: n
   }
   return out
 }
+
+/**
+ * `count` different texts of at most `chars` UTF-16 units: corpus sentences end to end from a
+ * moving start, ending in a serial number (so no two are alike, whatever the corpus).
+ */
+export function uniqueTexts (texts: readonly string[], chars: number, count: number, tag: string): string[] {
+  const out: string[] = []
+  for (let i = 0; i < count; i++) {
+    const suffix = ` ${tag}${i}`
+    let t = ''
+    for (let k = i; t.length < chars; k++) t += texts[k % texts.length]! + ' '
+    // Cut on a code point, not inside a surrogate pair.
+    let end = chars - suffix.length
+    if (/[\uD800-\uDBFF]/.test(t[end - 1] ?? '')) end--
+    out.push(t.slice(0, end) + suffix)
+  }
+  return out
+}

@@ -16,7 +16,7 @@ const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { maxim
 export function table (rows: readonly Row[]): string {
   const head = ['server', 'model', 'scenario', 'req/s', 'texts/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'wrong', 'of ceiling', 'vs baseline', 'p99 vs baseline']
   const body = rows.map(r => [r.server, r.model, r.scenario, fmt(r.requestsPerSecond), fmt(r.textsPerSecond), fmt(r.p50), fmt(r.p90), fmt(r.p99), fmt(r.max), String(r.non2xx), String(r.wrong),
-    r.ofCeiling === undefined ? '' : `${fmt(r.ofCeiling * 100)}%`, r.vsBaseline === undefined ? '' : `${fmt(r.vsBaseline, 1)}x`, r.p99VsBaseline === undefined ? '' : `${fmt(r.p99VsBaseline, 2)}x`])
+    r.ofCeiling === undefined ? '' : `${fmt(r.ofCeiling * 100)}%`, r.vsBaseline === undefined ? '' : `${fmt(r.vsBaseline, 1)}x`, r.p99VsBaseline === undefined || !Number.isFinite(r.p99VsBaseline) ? '' : `${fmt(r.p99VsBaseline, 2)}x`])
   return markdown(head, body)
 }
 

@@ -1,6 +1,8 @@
 /**
  * In-process speed of vectorize + score on one thread, for texts of 100, 1,000 and 10,000
- * characters. Run alone: `npm run bench:inprocess [-- MODEL_DIR]`.
+ * characters. Run alone: `npm run bench:inprocess [-- MODEL_DIR [SECONDS [--json]]]`; the
+ * bench runs it in a process per model, as a server holds one model (in one process, several
+ * models' code would share call sites and slow each other down: 53 against 63 MB/s, measured).
  */
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -37,13 +39,16 @@ export function benchTexts (corpus: readonly string[], chars: number): string[] 
 }
 
 async function main (): Promise<void> {
-  const dir = process.argv[2] ?? path.join(ROOT, 'models')
+  const args = process.argv.slice(2).filter(a => a !== '--json')
+  const dir = args[0] ?? path.join(ROOT, 'models')
+  const seconds = Number(args[1] ?? 2)
+  const lengths = args.length > 2 ? args.slice(2).map(Number) : LENGTHS
   const { predictor } = await loadModel({ model: path.join(dir, 'final_best_model.pkl'), vectorizers: [path.join(dir, 'tfidf_vectorizer.pkl')] })
   const corpus = loadTexts()
-  for (const chars of LENGTHS) {
-    const f = measureInProcess(predictor, benchTexts(corpus, chars), 2)
-    console.log(`${chars} chars: ${Math.round(f.textsPerSecond)} texts/s, ${f.mbPerSecond.toFixed(1)} MB/s`)
-  }
+  const rows: InProcessFigures[] = []
+  for (const chars of lengths) rows.push({ chars, ...measureInProcess(predictor, benchTexts(corpus, chars), seconds) })
+  if (process.argv.includes('--json')) return void console.log(JSON.stringify(rows))
+  for (const f of rows) console.log(`${f.chars} chars: ${Math.round(f.textsPerSecond)} texts/s, ${f.mbPerSecond.toFixed(1)} MB/s`)
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main()

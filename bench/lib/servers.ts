@@ -1,0 +1,28 @@
+/** The servers the bench starts: tfidf-serve, the FastAPI baseline, the no-op ceilings. */
+import path from 'node:path'
+import { ROOT } from './corpus.js'
+import { PYTHON, modelFiles, type ModelDir } from './models.js'
+import { freePort, startServer, type Server } from './processes.js'
+
+/** Node's flags as `npm start` passes them (package.json). */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2']
+
+/** tfidf-serve on `m` with `workers` workers, the result cache off unless `env` turns it on. */
+export async function startTfidf (m: ModelDir, workers: number, env: Record<string, string> = {}): Promise<Server> {
+  const port = await freePort()
+  const { model, vectorizer } = modelFiles(m)
+  return await startServer(`tfidf-serve (${workers} workers)`, process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'dist', 'src', 'main.js')],
+    { PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: String(workers), CACHE_SIZE: '0', LOG_LEVEL: 'warn', ...env }, port)
+}
+
+export async function startBaseline (m: ModelDir, workers: number): Promise<Server> {
+  const port = await freePort()
+  const { model, vectorizer } = modelFiles(m)
+  return await startServer(`baseline (${workers} uvicorn workers)`, PYTHON, ['-m', 'uvicorn', 'app:app', '--app-dir', path.join(ROOT, 'bench', 'baseline'), '--host', '127.0.0.1', '--port', String(port), '--workers', String(workers), '--log-level', 'warning', '--no-access-log'],
+    { MODEL_PATH: model, VECTORIZER_PATH: vectorizer }, port)
+}
+
+export async function startNoop (kind: 'express' | 'http'): Promise<Server> {
+  const port = await freePort()
+  return await startServer(`noop-${kind}`, process.execPath, [path.join(ROOT, 'dist', 'bench', 'http', `noop-${kind}.js`)], { PORT: String(port) }, port)
+}

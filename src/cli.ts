@@ -10,7 +10,9 @@ import { ServiceError } from './errors.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
 import { ClassifierPool } from './pool/classifier-pool.js'
 import { lineChunks } from './line-chunks.js'
-import type { LinesResult } from './prediction-lines.js'
+import { mapLines, type LinesResult } from './prediction-lines.js'
+import { DEFAULT_TOP_K, MAX_TOP_K } from './http/schemas.js'
+import { explanationJson } from './sklearn/explain.js'
 import { loadModel, type ModelPaths } from './sklearn/load-model.js'
 
 const USAGE = `Usage: tfidf-serve <command> [options]
@@ -19,6 +21,7 @@ Serve scikit-learn TF-IDF text classifiers without Python.
 
 Commands:
   predict [FILE]   classify texts from FILE or stdin, one JSON line out per text
+  explain [FILE]   the features behind each text's label, one JSON line out per text
   inspect          describe a model as JSON
   serve            start the HTTP service (configured by environment variables)
 
@@ -44,6 +47,18 @@ Options:
   --stats               when done, write one JSON line to stderr: texts, seconds (all and
                         loading the model), texts per second after loading, workers,
                         shared model bytes, peak memory
+${MODEL_OPTIONS}
+`,
+  explain: `Usage: tfidf-serve explain [options] [FILE]
+
+Reads texts as predict does and writes one JSON line per text: the label, and the features
+that moved it most, each with its term, TF-IDF value, weight and contribution to every score,
+and the intercept; contributions plus intercept are scikit-learn's decision_function (naive
+Bayes: joint log-likelihood). Linear models and naive Bayes only (exit 1 for others).
+
+Options:
+  --format lines|jsonl  as for predict
+  --top-k N             features listed per text, 1 to 100 (default 10)
 ${MODEL_OPTIONS}
 `,
   inspect: `Usage: tfidf-serve inspect [options]
@@ -133,6 +148,27 @@ async function predict (argv: string[]): Promise<void> {
   }
 }
 
+async function explain (argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_ARGS, format: { type: 'string', default: 'lines' }, 'top-k': { type: 'string', default: String(DEFAULT_TOP_K) } } })
+  if (values.help === true) return void process.stdout.write(HELP.explain)
+  const format = values.format
+  if (format !== 'lines' && format !== 'jsonl') throw new UsageError(`--format must be lines or jsonl, not '${format ?? ''}'`)
+  const topK = Number(values['top-k'])
+  if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw new UsageError(`--top-k must be an integer from 1 to ${MAX_TOP_K}, not '${values['top-k'] ?? ''}'`)
+  if (positionals.length > 1) throw new UsageError('explain takes at most one FILE')
+  const { predictor } = await loadModel(modelPaths(values))
+  const refusal = predictor.explainRefusal
+  if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
+  let linesBefore = 0
+  for await (const chunk of lineChunks(positionals[0], READ_BYTES)) {
+    const result = mapLines(chunk, format, text => JSON.stringify(explanationJson(text, predictor.explain(text, topK), predictor.classes)))
+    const flushed = process.stdout.write(result.output)
+    if (result.bad !== undefined) throw new UsageError(`line ${linesBefore + result.bad.line + 1} ${result.bad.reason}`)
+    linesBefore += result.lines
+    if (!flushed) await once(process.stdout, 'drain')
+  }
+}
+
 async function inspect (argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: MODEL_ARGS })
   if (values.help === true) return void process.stdout.write(HELP.inspect)
@@ -166,6 +202,7 @@ export async function run (argv: string[]): Promise<number> {
       return command === undefined ? 1 : 0
     }
     if (command === 'predict') await predict(rest)
+    else if (command === 'explain') await explain(rest)
     else if (command === 'inspect') await inspect(rest)
     else if (command === 'serve') await serve(rest)
     else throw new UsageError(`unknown command '${command}'`)

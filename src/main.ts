@@ -24,7 +24,11 @@ export async function main (): Promise<void> {
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)
     const logger = createLogger(config.logLevel)
-    const starting = ClassifierPool.start({ ...config, workers: config.workers, decoding }, err => logger.error('worker error', { stack: (err as Error).stack }))
+    const starting = ClassifierPool.start({
+      ...config,
+      decoding,
+      onWorkerRestart: threadId => logger.warn('worker restarted', { thread_id: threadId })
+    }, err => logger.error('worker error', { stack: (err as Error).stack }))
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
     const [{ createApp }, { createServer }] = await Promise.all([import('./http/app.js'), import('./http/server.js')])
@@ -41,19 +45,24 @@ export async function main (): Promise<void> {
       model: config.modelPath,
       classifier: pool.model.classifier,
       vectorizer: pool.model.vectorizer,
+      steps: pool.model.steps,
       classes: pool.model.classes,
       features: pool.model.nFeatures,
+      confidence: pool.model.confidence,
+      sklearn_versions: pool.model.sklearnVersions,
+      explainable: pool.model.explainRefusal === undefined,
       workers: pool.workerCount,
       shared_model_bytes: pool.model.sharedBytes,
       model_load_ms: Math.round(pool.model.loadMs),
-      startup_ms: Math.round(performance.now() - started)
+      startup_ms: Math.round(performance.now() - started),
+      settings: config
     })
     for (const note of pool.model.notes) logger.info(note)
     const readyPool = pool
     const stop = (signal: string): void => {
       if (stopping) return
       stopping = true
-      logger.info('shutting down', { signal })
+      logger.info('shutting down', { signal, requests_in_flight: readyPool.inFlight, requests_waiting: readyPool.waiting })
       // Stop listening; the callback runs once every connection has ended. Not
       // http.Server#close: it also closes "idle" connections at once, and on a busy server
       // those include connections whose request is in the socket but not yet parsed. Here

@@ -49,6 +49,11 @@ const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
 
 /** Classifies every line of `chunk` (UTF-8, whole lines); a bad jsonl line ends the chunk. */
 export function predictLines (predictor: Predictor, chunk: Uint8Array, format: LineFormat): LinesResult {
+  return mapLines(chunk, format, text => formatPrediction(predictor.predict(text)))
+}
+
+/** The output line `each` makes of every text in `chunk`; a bad jsonl line ends the chunk. */
+export function mapLines (chunk: Uint8Array, format: LineFormat, each: (text: string) => string): LinesResult {
   const lines = decoder.decode(chunk).split(LINE_END)
   // The chunk ends with a line end but at the end of the input: that leaves an empty last element.
   if (lines[lines.length - 1] === '') lines.pop()
@@ -62,7 +67,7 @@ export function predictLines (predictor: Predictor, chunk: Uint8Array, format: L
       if (typeof parsed !== 'string') return { output: out, lines: i + 1, texts, bad: { line: i, reason: parsed.reason } }
       text = parsed
     }
-    out += formatPrediction(predictor.predict(text)) + '\n'
+    out += each(text) + '\n'
     texts++
   }
   return { output: out, lines: lines.length, texts }

@@ -4,16 +4,20 @@
  * (and its own scratch buffers), then classifies batches of texts.
  */
 import { getHeapStatistics } from 'node:v8'
-import { workerData } from 'node:worker_threads'
+import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
 import { predictLines, type LinesResult } from '../src/prediction-lines.js'
 import { createPredictor, type ModelState } from '../src/sklearn/load-model.js'
+import type { TermCoverage } from '../src/sklearn/estimator.js'
+import type { Explanation } from '../src/sklearn/explain.js'
 import type { TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
-import type { ClassifyResult, ClassifyTask, LinesTask, WorkerInit, WorkerStatus } from '../src/pool/messages.js'
+import type { ClassifyResult, ClassifyTask, ExplainTask, LinesTask, WorkerInit, WorkerStarted, WorkerStatus } from '../src/pool/messages.js'
 import { receiveModel } from '../src/pool/model-channel.js'
 
 const init = workerData as WorkerInit
+// The pool counts the workers that start after the first ones: replacements.
+parentPort?.postMessage({ workerStarted: threadId } satisfies WorkerStarted)
 
 /** The predictor, or why it could not be made (as data: errors lose their code across threads). */
 const made: Promise<{ predictor: TextClassifier, state: ModelState } | { failure: WorkerStatus }> = receiveModel(init.modelChannel).then(state => {
@@ -30,7 +34,7 @@ export async function status (): Promise<WorkerStatus> {
   const m = await made
   if ('failure' in m) return m.failure
   const { total, shared } = stateBytes(m.state)
-  return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared, heapUsed: getHeapStatistics().used_heap_size } }
+  return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared, heapUsed: getHeapStatistics().used_heap_size }, explainRefusal: m.predictor.explainRefusal ?? null }
 }
 
 /** The model, or the reason it could not be made, thrown. */
@@ -46,14 +50,26 @@ export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
   const classIndex = new Int32Array(n)
   const confidence = new Float64Array(n)
   const seconds = new Float64Array(n)
+  const terms = new Int32Array(n)
+  const known = new Int32Array(n)
+  const coverage: TermCoverage = { terms: 0, known: 0 }
   for (let i = 0; i < n; i++) {
+    coverage.terms = 0
+    coverage.known = 0
     const t0 = performance.now()
-    const p = model.predict(task.texts[i]!)
+    const p = model.predict(task.texts[i]!, coverage)
     seconds[i] = (performance.now() - t0) / 1000
     classIndex[i] = p.classIndex
     confidence[i] = p.confidence
+    terms[i] = coverage.terms
+    known[i] = coverage.known
   }
-  return { classIndex, confidence, seconds }
+  return { classIndex, confidence, seconds, terms, known }
+}
+
+export async function explain (task: ExplainTask): Promise<Explanation[]> {
+  const model = await predictor()
+  return task.texts.map(text => model.explain(text, task.topK))
 }
 
 export async function lines (task: LinesTask): Promise<LinesResult> {

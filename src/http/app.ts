@@ -1,7 +1,9 @@
 /**
  * The Express 5 app: headers every response carries (X-API-Version, X-Request-Id, helmet,
- * CORS open to all origins), the routes of SPEC.md, 404 and 405, and the error handler.
- * `createApp` builds a fresh app for each caller, which supertest takes directly.
+ * CORS open to all origins), a log line and Prometheus counts per request, the routes of
+ * SPEC.md (exact and case-sensitive) with /explain, /openapi.json and /docs, 404 and 405,
+ * and the error handler. `createApp` builds a fresh app for each caller, which supertest
+ * takes directly.
  */
 import cors from 'cors'
 import express, { type Express, type RequestHandler } from 'express'
@@ -14,7 +16,11 @@ import type { ClassifierPool } from '../pool/classifier-pool.js'
 import { readJsonBody } from './body.js'
 import { API_VERSION, type AppContext } from './context.js'
 import { createErrorHandler } from './error-handler.js'
+import { PrometheusMetrics } from './prometheus.js'
+import { requestLog } from './request-log.js'
 import { ResultCache } from './result-cache.js'
+import { mountDocs } from './routes/docs.js'
+import { createExplainHandler } from './routes/explain.js'
 import { createPredictHandlers } from './routes/predict.js'
 import { createHealthHandler, createInfoHandler, createMetricsHandler } from './routes/status.js'
 import { ServiceMetrics } from './service-metrics.js'
@@ -34,19 +40,50 @@ function methodNotAllowed (allowed: string): RequestHandler {
   }
 }
 
+function prometheusOf (pool: ClassifierPool, cache: ResultCache): PrometheusMetrics {
+  const m = pool.model
+  return new PrometheusMetrics({
+    inFlight: () => pool.inFlight,
+    waiting: () => pool.waiting,
+    workersAlive: () => pool.workerCount,
+    workerRestarts: () => pool.workerRestarts,
+    cacheCounts: () => cache.counts,
+    cacheSize: () => cache.size,
+    model: { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 }
+  })
+}
+
+/** Counts every answered request by route, method and status, and times it by route. */
+function countRequests (prometheus: PrometheusMetrics): RequestHandler {
+  return (req, res, next) => {
+    res.once('close', () => {
+      // The route's pattern, not the URL: a client cannot mint new series.
+      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched'
+      prometheus.requests.inc({ route, method: req.method, status: res.statusCode })
+      prometheus.requestSeconds.observe({ route }, (performance.now() - (res.locals.startedAt as number)) / 1000)
+    })
+    next()
+  }
+}
+
 export function createApp ({ config, pool, logger = createLogger(config.logLevel), isStopping = () => false }: AppOptions): Express {
+  const cache = new ResultCache(config.cacheSize, config.cacheMaxBytes)
   const ctx: AppContext = {
     config,
     pool,
     logger,
-    cache: new ResultCache(config.cacheSize, config.cacheMaxBytes),
+    cache,
     metrics: new ServiceMetrics(),
+    prometheus: prometheusOf(pool, cache),
     labels: displayLabels(pool.model.classes, config.labelNames)
   }
   let requests = 0
   const app = express()
   app.disable('x-powered-by')
   app.set('etag', false)
+  // Routes are exact: /PREDICT and /predict/ are not /predict (a gateway's rule for /predict holds).
+  app.set('case sensitive routing', true)
+  app.set('strict routing', true)
   app.use((_req, res, next) => {
     res.locals.startedAt = performance.now()
     res.locals.requestId = `req-${++requests}`
@@ -55,6 +92,8 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
     if (isStopping()) res.setHeader('Connection', 'close')
     next()
   })
+  if (logger.pino !== undefined) app.use(requestLog(logger.pino))
+  if (config.enableMetrics) app.use(countRequests(ctx.prometheus))
   app.use(helmet())
   app.use(cors())
 
@@ -62,13 +101,15 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
   const body = readJsonBody()
   app.post('/predict', body, predict)
   app.post('/batch_predict', body, batchPredict)
+  app.post('/explain', body, createExplainHandler(ctx))
   app.get('/health', createHealthHandler(ctx))
   app.get('/metrics', createMetricsHandler(ctx))
   app.get('/', createInfoHandler(ctx))
-  for (const [path, allowed] of [['/predict', 'POST'], ['/batch_predict', 'POST'], ['/health', 'GET, HEAD'], ['/metrics', 'GET, HEAD'], ['/', 'GET, HEAD']] as const) {
+  mountDocs(app, ctx)
+  for (const [path, allowed] of [['/predict', 'POST'], ['/batch_predict', 'POST'], ['/explain', 'POST'], ['/health', 'GET, HEAD'], ['/metrics', 'GET, HEAD'], ['/', 'GET, HEAD'], ['/openapi.json', 'GET, HEAD'], ['/docs', 'GET, HEAD']] as const) {
     app.all(path, methodNotAllowed(allowed))
   }
   app.use((req, _res) => { throw new ServiceError('ERR_NOT_FOUND', `no route for ${req.method} ${req.path}`) })
-  app.use(createErrorHandler(logger))
+  app.use(createErrorHandler(logger, ctx.prometheus))
   return app
 }

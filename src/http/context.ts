@@ -1,6 +1,7 @@
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
+import type { PrometheusMetrics } from './prometheus.js'
 import type { ResultCache } from './result-cache.js'
 import type { ServiceMetrics } from './service-metrics.js'
 
@@ -11,6 +12,7 @@ export interface AppContext {
   readonly logger: Logger
   readonly cache: ResultCache
   readonly metrics: ServiceMetrics
+  readonly prometheus: PrometheusMetrics
   /** The labels the API shows, in class order. */
   readonly labels: readonly string[]
 }

@@ -7,9 +7,10 @@ import { randomUUID } from 'node:crypto'
 import type { ErrorRequestHandler } from 'express'
 import { ServiceError } from '../errors.js'
 import type { Logger } from '../logger.js'
+import type { PrometheusMetrics } from './prometheus.js'
 import { ValidationError } from './validate.js'
 
-export function createErrorHandler (logger: Logger): ErrorRequestHandler {
+export function createErrorHandler (logger: Logger, prometheus: PrometheusMetrics): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) {
       req.socket.destroy()
@@ -20,7 +21,11 @@ export function createErrorHandler (logger: Logger): ErrorRequestHandler {
       return
     }
     if (err instanceof ServiceError && err.code !== 'ERR_INTERNAL') {
-      if (err.statusCode === 503) res.setHeader('Retry-After', '1')
+      if (err.statusCode === 503) {
+        res.setHeader('Retry-After', '1')
+        prometheus.rejected(err.code)
+        if (err.code === 'ERR_PREDICTION_TIMEOUT' || err.code === 'ERR_REQUEST_TIMEOUT') logger.warn('timeout', { request_id: res.locals.requestId, cause: err.code, detail: err.message })
+      }
       res.status(err.statusCode).json({ detail: err.message })
       return
     }
@@ -31,6 +36,7 @@ export function createErrorHandler (logger: Logger): ErrorRequestHandler {
       return
     }
     const errorId = randomUUID()
+    res.locals.errorId = errorId
     const cause = (err as { cause?: unknown } | null)?.cause
     logger.error('internal server error', {
       error_id: errorId,

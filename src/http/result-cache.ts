@@ -59,6 +59,11 @@ export class ResultCache {
     return { entries: this.#lru?.size ?? 0, bytes: this.#lru?.calculatedSize ?? 0 }
   }
 
+  /** Look-ups and hits since start. */
+  get counts (): { lookups: number, hits: number } {
+    return { lookups: this.#lookups, hits: this.#hits }
+  }
+
   /** Hits over look-ups since start; 0 before the first. */
   get hitRate (): number {
     return this.#lookups === 0 ? 0 : this.#hits / this.#lookups

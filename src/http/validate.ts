@@ -3,8 +3,11 @@
  * and ajv's errors mapped to FastAPI's 422 body: `{"detail": [{loc, msg, type}]}` with
  * `loc` starting at "body", array indices as numbers, and pydantic 2's types and messages.
  */
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { ServiceError } from '../errors.js'
+import { DEFAULT_TOP_K, requestSchemas, type Limits } from './schemas.js'
+
+export type { Limits } from './schemas.js'
 
 export interface ValidationIssue {
   readonly loc: ReadonlyArray<string | number>
@@ -20,30 +23,26 @@ export class ValidationError extends ServiceError {
   }
 }
 
-export interface Limits {
-  readonly maxBatchSize: number
-  readonly maxTextLength: number
-}
-
 export type PredictBody = { readonly form: 'single', readonly text: string } | { readonly form: 'batch', readonly texts: readonly string[], readonly batchSize: number }
+
+export interface ExplainBody {
+  readonly form: 'single' | 'batch'
+  readonly texts: readonly string[]
+  readonly topK: number
+}
 
 export const DEFAULT_BATCH_SIZE = 10
 
-function schemas (limits: Limits): { single: object, batch: object } {
-  // One keyword for the three rules on a text, so a text is read once (see textRules).
-  const text = { type: 'string', text: limits.maxTextLength }
-  return {
-    single: { type: 'object', required: ['text'], additionalProperties: false, properties: { text } },
-    batch: {
-      type: 'object',
-      required: ['texts'],
-      additionalProperties: false,
-      properties: {
-        texts: { type: 'array', minItems: 1, maxItems: limits.maxBatchSize, items: text },
-        batch_size: { type: 'integer', minimum: 1, maximum: limits.maxBatchSize }
-      }
-    }
-  }
+/**
+ * A schema as ajv compiles it: a text's three rules (minLength, maxLength in code points, no
+ * lone surrogate) become the one `text` keyword, so a text is read once (see textRules).
+ */
+function compiled (schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(compiled)
+  if (typeof schema !== 'object' || schema === null) return schema
+  const s = schema as Record<string, unknown>
+  if (s.type === 'string' && s.minLength === 1 && typeof s.maxLength === 'number') return { type: 'string', text: s.maxLength }
+  return Object.fromEntries(Object.entries(s).map(([key, value]) => [key, compiled(value)]))
 }
 
 const TYPE_ERRORS: Readonly<Record<string, readonly [string, string]>> = Object.freeze({
@@ -74,14 +73,17 @@ function toIssue (e: ErrorObject): ValidationIssue {
   }
 }
 
-/** Validators for both forms, compiled once per app from its limits. */
-export function createBodyValidator (limits: Limits): { predict: (body: unknown) => PredictBody, batch: (body: unknown) => PredictBody } {
+/** Validators for both forms, and /explain's, compiled once per app from its limits. */
+export function createBodyValidator (limits: Limits): { predict: (body: unknown) => PredictBody, batch: (body: unknown) => PredictBody, explain: (body: unknown) => ExplainBody } {
   const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: true, verbose: true })
   ajv.addKeyword({ keyword: 'text', type: 'string', schemaType: 'number', errors: true, validate: textRules })
-  const { single, batch } = schemas(limits)
-  const checkSingle = ajv.compile(single)
-  const checkBatch = ajv.compile(batch)
-  const run = (check: typeof checkSingle, body: unknown): void => {
+  const schemas = requestSchemas(limits)
+  const compile = (schema: object): ValidateFunction => ajv.compile(compiled(schema) as object)
+  const checkSingle = compile(schemas.single)
+  const checkBatch = compile(schemas.batch)
+  const checkExplainSingle = compile(schemas.explainSingle)
+  const checkExplainBatch = compile(schemas.explainBatch)
+  const run = (check: ValidateFunction, body: unknown): void => {
     if (!check(body)) throw new ValidationError((check.errors ?? []).map(toIssue))
   }
   const asBatch = (body: unknown): PredictBody => {
@@ -92,14 +94,24 @@ export function createBodyValidator (limits: Limits): { predict: (body: unknown)
   return {
     // DECISIONS.md 1: `text` alone is the single form; anything else is judged as the batch form.
     predict: body => {
-      if (isPlainObject(body) && Object.hasOwn(body, 'text') && !Object.hasOwn(body, 'texts')) {
+      if (isSingleForm(body)) {
         run(checkSingle, body)
         return { form: 'single', text: (body as { text: string }).text }
       }
       return asBatch(body)
     },
-    batch: asBatch
+    batch: asBatch,
+    explain: body => {
+      const single = isSingleForm(body)
+      run(single ? checkExplainSingle : checkExplainBatch, body)
+      const b = body as { text?: string, texts?: string[], top_k?: number }
+      return { form: single ? 'single' : 'batch', texts: single ? [b.text!] : b.texts!, topK: b.top_k ?? DEFAULT_TOP_K }
+    }
   }
+}
+
+function isSingleForm (body: unknown): boolean {
+  return isPlainObject(body) && Object.hasOwn(body, 'text') && !Object.hasOwn(body, 'texts')
 }
 
 /**

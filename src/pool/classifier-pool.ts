@@ -7,10 +7,11 @@
 import { Piscina } from 'piscina'
 import { ServiceError } from '../errors.js'
 import type { LineFormat, LinesResult } from '../prediction-lines.js'
+import type { Explanation } from '../sklearn/explain.js'
 import { Admission } from './admission.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
-import type { ClassifyResult, ClassifyTask, LinesTask, ModelStatus, WorkerInit, WorkerMemory, WorkerStatus } from './messages.js'
+import type { ClassifyResult, ClassifyTask, ExplainTask, LinesTask, ModelStatus, WorkerInit, WorkerMemory, WorkerStarted, WorkerStatus } from './messages.js'
 
 /**
  * A worker's young generation. V8 grows it to 48 MB under a steady stream of short-lived
@@ -32,6 +33,8 @@ export interface PoolOptions {
   readonly workerFile?: string | URL
   /** The model's decoding, when the caller started it already (main.ts does, first thing). */
   readonly decoding?: Promise<DecodedModel>
+  /** Called with the thread id of each worker started to replace another. */
+  readonly onWorkerRestart?: (threadId: number) => void
 }
 
 /** Per text, in input order (columns: no object per prediction). */
@@ -40,6 +43,15 @@ export interface Classified {
   readonly confidence: Float64Array
   /** Seconds the worker spent on each text. */
   readonly seconds: Float64Array
+  /** The terms the analyzer made of each text, and how many of them are features. */
+  readonly terms: Int32Array
+  readonly known: Int32Array
+}
+
+/** Workers started so far, and how many of them the pool started with. */
+interface WorkerStarts {
+  readonly first: number
+  count: number
 }
 
 const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
@@ -48,19 +60,26 @@ export class ClassifierPool {
   readonly model: ModelStatus
   /** What each worker reported holding when it started. */
   readonly workerMemory: readonly WorkerMemory[]
-  readonly #piscina: Piscina<ClassifyTask | LinesTask, ClassifyResult>
+  readonly #piscina: Piscina<ClassifyTask | LinesTask | ExplainTask, ClassifyResult>
   readonly #publisher: ModelPublisher
   readonly #admission: Admission
   readonly #timeoutMs: number
   #closed = false
+  readonly #starts: WorkerStarts
 
-  private constructor (piscina: Piscina<ClassifyTask | LinesTask, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions) {
+  private constructor (piscina: Piscina<ClassifyTask | LinesTask | ExplainTask, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
     this.#piscina = piscina
     this.#publisher = publisher
     this.model = model
     this.workerMemory = workerMemory
     this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
     this.#timeoutMs = options.predictionTimeoutMs
+    this.#starts = starts
+  }
+
+  /** Workers started to replace one that crashed or timed out. */
+  get workerRestarts (): number {
+    return Math.max(0, this.#starts.count - this.#starts.first)
   }
 
   /**
@@ -76,7 +95,7 @@ export class ClassifierPool {
     // The workers start (and load their code) while the model decodes; it reaches them on a channel.
     const publisher = new ModelPublisher()
     const init: WorkerInit = { modelChannel: publisher.name }
-    const piscina = new Piscina<ClassifyTask | LinesTask, ClassifyResult>({
+    const piscina = new Piscina<ClassifyTask | LinesTask | ExplainTask, ClassifyResult>({
       filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
       name: 'classify',
       minThreads: options.workers,
@@ -87,6 +106,13 @@ export class ClassifierPool {
     })
     // A worker that dies outside a task (or while being replaced) must not take the process down.
     piscina.on('error', onWorkerError)
+    // Every worker says so when it starts; past the first ones, each is a replacement.
+    const starts: WorkerStarts = { first: options.workers, count: 0 }
+    piscina.on('message', (message: unknown) => {
+      const threadId = (message as WorkerStarted | null)?.workerStarted
+      if (threadId === undefined) return
+      if (++starts.count > starts.first) options.onWorkerRestart?.(threadId)
+    })
     let decoded
     try {
       decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }))
@@ -116,10 +142,12 @@ export class ClassifierPool {
       confidence: info.confidence,
       loadMs: performance.now() - started,
       sharedBytes: bytes,
+      sklearnVersions: info.sklearnVersions,
+      explainRefusal: (statuses[0] as Extract<WorkerStatus, { ok: true }>).explainRefusal ?? undefined,
       notes
     }
     const memory = statuses.map(s => (s as Extract<WorkerStatus, { ok: true }>).memory)
-    return new ClassifierPool(piscina, publisher, model, memory, options)
+    return new ClassifierPool(piscina, publisher, model, memory, options, starts)
   }
 
   /** Workers alive now. */
@@ -140,33 +168,19 @@ export class ClassifierPool {
   }
 
   /**
-   * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order.
+   * Runs `work` inside an admission slot and the prediction timeout (the controller aborts
+   * its tasks when the time is up).
    * @throws ServiceError ERR_QUEUE_FULL (503) past the admission limits, ERR_PREDICTION_TIMEOUT
-   * (503) when a chunk runs past the timeout, ERR_WORKER_UNAVAILABLE (503) after close,
+   * (503) when the work runs past the timeout, ERR_WORKER_UNAVAILABLE (503) after close,
    * ERR_INTERNAL (500) when a worker fails.
    */
-  async classify (texts: readonly string[], batchSize: number): Promise<Classified> {
+  async #admitted<T> (work: (abort: AbortController) => Promise<T>): Promise<T> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
     await this.#admission.acquire()
     const abort = new AbortController()
     const timer = setTimeout(() => abort.abort(), this.#timeoutMs)
     try {
-      const chunks: Array<Promise<ClassifyResult>> = []
-      for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize) }, { name: 'classify', signal: abort.signal }))
-      }
-      const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => {
-        // One failed chunk ends the request: stop its siblings too.
-        abort.abort()
-        throw err
-      })))
-      const out = { classIndex: new Int32Array(texts.length), confidence: new Float64Array(texts.length), seconds: new Float64Array(texts.length) }
-      results.forEach((r, c) => {
-        out.classIndex.set(r.classIndex, c * batchSize)
-        out.confidence.set(r.confidence, c * batchSize)
-        out.seconds.set(r.seconds, c * batchSize)
-      })
-      return out
+      return await work(abort)
     } catch (err) {
       throw workerFailure(err, abort.signal.aborted, this.#timeoutMs)
     } finally {
@@ -176,24 +190,52 @@ export class ClassifierPool {
   }
 
   /**
+   * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order.
+   * @throws ServiceError as `#admitted` says.
+   */
+  async classify (texts: readonly string[], batchSize: number): Promise<Classified> {
+    return await this.#admitted(async abort => {
+      const chunks: Array<Promise<ClassifyResult>> = []
+      for (let start = 0; start < texts.length; start += batchSize) {
+        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize) }, { name: 'classify', signal: abort.signal }))
+      }
+      const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => {
+        // One failed chunk ends the request: stop its siblings too.
+        abort.abort()
+        throw err
+      })))
+      const n = texts.length
+      const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n), known: new Int32Array(n) }
+      results.forEach((r, c) => {
+        for (const column of ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const) out[column].set(r[column], c * batchSize)
+      })
+      return out
+    })
+  }
+
+  /**
    * Classifies and formats a chunk of whole input lines as one task (the CLI). `chunk` is
    * moved to the worker: it must own its buffer.
-   * @throws ServiceError as `classify` does.
+   * @throws ServiceError as `#admitted` says.
    */
   async predictLines (chunk: Uint8Array, format: LineFormat): Promise<LinesResult> {
-    if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
-    await this.#admission.acquire()
-    const abort = new AbortController()
-    const timer = setTimeout(() => abort.abort(), this.#timeoutMs)
-    try {
+    return await this.#admitted(async abort => {
       const task: LinesTask = { chunk, format }
       return await this.#piscina.run(task, { name: 'lines', signal: abort.signal, transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
-    } catch (err) {
-      throw workerFailure(err, abort.signal.aborted, this.#timeoutMs)
-    } finally {
-      clearTimeout(timer)
-      this.#admission.release()
-    }
+    })
+  }
+
+  /**
+   * Explains each text's prediction (its `topK` strongest features) as one task.
+   * @throws ServiceError ERR_NOT_EXPLAINABLE (422) for a model explanations are not defined
+   * for, else as `#admitted` says.
+   */
+  async explain (texts: readonly string[], topK: number): Promise<Explanation[]> {
+    if (this.model.explainRefusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', this.model.explainRefusal)
+    return await this.#admitted(async abort => {
+      const task: ExplainTask = { texts, topK }
+      return await this.#piscina.run(task, { name: 'explain', signal: abort.signal }) as unknown as Explanation[]
+    })
   }
 
   /** Waits for the tasks in flight, then stops the workers. */

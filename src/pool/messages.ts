@@ -22,11 +22,23 @@ export interface LinesTask {
   readonly format: LineFormat
 }
 
-/** Per text, in input order: class index, confidence, seconds spent on it. */
+/** Per text, in input order: class index, confidence, seconds spent on it, its terms and the known ones. */
 export interface ClassifyResult {
   readonly classIndex: Int32Array
   readonly confidence: Float64Array
   readonly seconds: Float64Array
+  readonly terms: Int32Array
+  readonly known: Int32Array
+}
+
+export interface ExplainTask {
+  readonly texts: readonly string[]
+  readonly topK: number
+}
+
+/** What a worker posts when it starts (the pool counts replacements by it). */
+export interface WorkerStarted {
+  readonly workerStarted: number
 }
 
 export interface ModelStatus {
@@ -40,6 +52,10 @@ export interface ModelStatus {
   readonly loadMs: number
   /** Bytes of the model's arrays, held once in memory every worker shares. */
   readonly sharedBytes: number
+  /** The scikit-learn version that wrote each file, by file. */
+  readonly sklearnVersions: Readonly<Record<string, string>>
+  /** Why /explain is not defined for this model; undefined when it is. */
+  readonly explainRefusal: string | undefined
   readonly notes: readonly string[]
 }
 
@@ -52,5 +68,5 @@ export interface WorkerMemory {
 }
 
 export type WorkerStatus =
-  | { readonly ok: true, readonly memory: WorkerMemory }
+  | { readonly ok: true, readonly memory: WorkerMemory, readonly explainRefusal: string | null }
   | { readonly ok: false, readonly code: ErrorCode, readonly message: string }

@@ -20,6 +20,15 @@ export interface EstimatorState {
   readonly kind: string
 }
 
+/**
+ * How much of a text the vocabulary covers: the terms (n-grams, with repeats) the analyzer
+ * made of it, and how many of those are features. Filled in by `transform` when passed.
+ */
+export interface TermCoverage {
+  terms: number
+  known: number
+}
+
 /** Text to a feature row (CountVectorizer, TfidfVectorizer, HashingVectorizer, FeatureUnion, ...). */
 export interface Vectorizer {
   /** e.g. 'TfidfVectorizer', 'FeatureUnion(TfidfVectorizer, TfidfVectorizer)'. */
@@ -28,7 +37,13 @@ export interface Vectorizer {
   /** The parameters worth showing in `inspect`. */
   readonly params: Readonly<Record<string, unknown>>
   /** The text's row as scikit-learn's `transform([text])` holds it (entry order included). */
-  transform: (text: string) => SparseRow
+  transform: (text: string, coverage?: TermCoverage) => SparseRow
+  /**
+   * The term behind feature `j`, as `get_feature_names_out` names it (undefined for a hashed
+   * feature). Absent when a step mixes terms into other features: `mixedBy` names it.
+   */
+  readonly featureName?: (j: number) => string | undefined
+  readonly mixedBy?: string
 }
 
 /** A Pipeline step between vectorizer and classifier: one row in, one row out. */
@@ -38,6 +53,11 @@ export interface Step {
   readonly nFeaturesOut: number
   readonly params: Readonly<Record<string, unknown>>
   transform: (row: SparseRow) => SparseRow
+  /**
+   * The input feature that output feature `j` is made from, for a step that keeps each
+   * feature apart (a selector, a per-column scaler); absent for one that mixes them.
+   */
+  readonly sourceFeature?: (j: number) => number
 }
 
 /**
@@ -58,6 +78,22 @@ export interface Scores {
   readonly confidence?: number
 }
 
+/**
+ * A classifier whose scores are linear in the row:
+ *   score[k] = intercept[k] + sum over the row's entries j of x_j * weightT[j * outputs + k],
+ * x_j binarized first when `binarize` is set (BernoulliNB).
+ */
+export interface LinearForm {
+  /** What the scores are: the decision function (linear models) or the joint log-likelihood (naive Bayes). */
+  readonly score: 'decision_function' | 'joint_log_likelihood'
+  /** Index into `classes` of each output (a two-class linear model has one: the second class). */
+  readonly outputClasses: readonly number[]
+  /** nFeatures rows of outputs values. */
+  readonly weightT: Float64Array
+  readonly intercept: Float64Array
+  readonly binarize: number | null
+}
+
 /** A fitted classifier over feature rows. */
 export interface Classifier {
   readonly kind: string
@@ -69,6 +105,8 @@ export interface Classifier {
   readonly confidence: ConfidenceMethod
   readonly params: Readonly<Record<string, unknown>>
   score: (row: SparseRow) => Scores
+  /** Set where the scores are linear in the row, which is what an explanation needs. */
+  readonly linearForm?: LinearForm
 }
 
 export type Role = 'vectorizer' | 'step' | 'classifier'

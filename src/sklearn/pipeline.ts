@@ -25,11 +25,17 @@ export function chainSteps (vectorizer: Vectorizer, steps: readonly Step[]): Vec
     from = step.kind
   }
   if (steps.length === 0) return vectorizer
+  const mixing = steps.find(s => s.sourceFeature === undefined)
+  const names = vectorizer.featureName
   return {
     kind: [vectorizer.kind, ...steps.map(s => s.kind)].join(' + '),
     nFeatures: width,
     params: vectorizer.params,
-    transform: text => steps.reduce((row, step) => step.transform(row), vectorizer.transform(text))
+    transform: (text, coverage) => steps.reduce((row, step) => step.transform(row), vectorizer.transform(text, coverage)),
+    // A feature after steps that keep features apart is the vectorizer's feature it came from.
+    ...(mixing === undefined && names !== undefined
+      ? { featureName: (j: number) => names(steps.reduceRight((k, step) => step.sourceFeature!(k), j)) }
+      : { mixedBy: mixing?.kind ?? vectorizer.mixedBy })
   }
 }
 

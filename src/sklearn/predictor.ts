@@ -3,7 +3,9 @@
  * vectorizer, the Pipeline steps after it and a classifier composed, with labels as
  * Python prints them and the confidence DECISIONS.md 16 defines.
  */
-import type { Classifier, ConfidenceMethod, Vectorizer } from './estimator.js'
+import { ServiceError } from '../errors.js'
+import type { Classifier, ConfidenceMethod, TermCoverage, Vectorizer } from './estimator.js'
+import { explainRefusal, explainRow, type Explanation } from './explain.js'
 import { expit, softmaxInPlace } from './math.js'
 import type { SparseRow } from './sparse-row.js'
 
@@ -36,7 +38,8 @@ export interface ModelInfo {
 export interface Predictor {
   readonly classes: readonly string[]
   readonly info: ModelInfo
-  predict: (text: string) => Prediction
+  /** With `coverage`, also adds up the text's terms and the known ones into it. */
+  predict: (text: string, coverage?: TermCoverage) => Prediction
 }
 
 /** Pseudo-probabilities of decision values: [1 - s(d), s(d)] for two classes, softmax for more; the largest. */
@@ -81,8 +84,8 @@ export class TextClassifier implements Predictor {
     return this.#text.transform(text)
   }
 
-  predict (text: string): Prediction {
-    const { proba, decision, classIndex, confidence } = this.#classifier.score(this.#text.transform(text))
+  predict (text: string, coverage?: TermCoverage): Prediction {
+    const { proba, decision, classIndex, confidence } = this.#classifier.score(this.#text.transform(text, coverage))
     return {
       label: this.classes[classIndex]!,
       classIndex,
@@ -90,5 +93,22 @@ export class TextClassifier implements Predictor {
       proba,
       decision
     }
+  }
+
+  /** Why this model's predictions cannot be explained, or undefined when they can. */
+  get explainRefusal (): string | undefined {
+    return explainRefusal(this.#text, this.#classifier)
+  }
+
+  /**
+   * The features that moved `text`'s prediction most (`topK` of them) and every score's parts.
+   * @throws ServiceError ERR_NOT_EXPLAINABLE (422) for a model explanations are not defined for.
+   */
+  explain (text: string, topK: number): Explanation {
+    const refusal = this.explainRefusal
+    if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
+    const row = this.#text.transform(text)
+    const { classIndex } = this.#classifier.score(row)
+    return explainRow(row, this.#classifier.linearForm!, this.#text.featureName!, classIndex, topK)
   }
 }

@@ -8,6 +8,8 @@ import * as real from '../../workers/classify.js'
 import type { ClassifyResult, ClassifyTask } from '../../src/pool/messages.js'
 
 export const status = real.status
+export const lines = real.lines
+export const explain = real.explain
 
 export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
   for (const text of task.texts) {

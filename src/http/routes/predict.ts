@@ -13,7 +13,8 @@ import { createBodyValidator, type PredictBody } from '../validate.js'
 /** Classifies `texts`, from the cache where it can; identical texts are computed once. */
 async function predictTexts (ctx: AppContext, texts: readonly string[], batchSize: number): Promise<Classified> {
   const n = texts.length
-  const out: Classified = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n) }
+  // terms -1: from the cache, so the text's coverage is not known.
+  const out: Classified = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n).fill(-1), known: new Int32Array(n) }
   const cache = ctx.cache
   const keys = cache.enabled ? texts.map(t => cache.keyOf(t)) : texts
   // For each text not cached, the position of its first occurrence among the texts to compute.
@@ -43,13 +44,31 @@ async function predictTexts (ctx: AppContext, texts: readonly string[], batchSiz
     out.classIndex[i] = computed.classIndex[m]!
     out.confidence[i] = computed.confidence[m]!
     out.seconds[i] = computed.seconds[m]!
+    out.terms[i] = computed.terms[m]!
+    out.known[i] = computed.known[m]!
   }
   for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
   return out
 }
 
+/** Counts a request's texts into the Prometheus series: labels, lengths, vocabulary coverage. */
+function observe (ctx: AppContext, texts: readonly string[], r: Classified): void {
+  const p = ctx.prometheus
+  p.textsPerRequest.observe(texts.length)
+  const perClass = new Int32Array(ctx.labels.length)
+  for (let i = 0; i < texts.length; i++) {
+    perClass[r.classIndex[i]!]!++
+    p.textLength.observe(texts[i]!.length)
+    const terms = r.terms[i]!
+    if (terms < 0) continue
+    if (terms > 0) p.vocabularyCoverage.observe(r.known[i]! / terms)
+    if (r.known[i] === 0) p.textsWithoutKnownFeature.inc()
+  }
+  perClass.forEach((n, k) => { if (n > 0) p.predictions.inc({ label: ctx.labels[k] }, n) })
+}
+
 /** Resolves with `work`, or fails with 503 when the whole request would pass its time limit. */
-async function withinRequestTime<T> (res: Response, ctx: AppContext, work: Promise<T>): Promise<T> {
+export async function withinRequestTime<T> (res: Response, ctx: AppContext, work: Promise<T>): Promise<T> {
   const started = res.locals.startedAt as number
   const left = ctx.config.requestTimeoutMs - (performance.now() - started)
   let timer: NodeJS.Timeout | undefined
@@ -76,7 +95,7 @@ function batchBody (ctx: AppContext, texts: readonly string[], r: Classified, ba
 }
 
 /** Sends a JSON text with the headers `res.json` would set. */
-function sendJson (res: Response, body: string): void {
+export function sendJson (res: Response, body: string): void {
   res.setHeader('Content-Type', 'application/json; charset=utf-8')
   res.setHeader('Content-Length', Buffer.byteLength(body))
   res.end(body)
@@ -90,12 +109,16 @@ export function createPredictHandlers (ctx: AppContext): { predict: RequestHandl
     if (body.form === 'single') {
       const r = await withinRequestTime(res, ctx, predictTexts(ctx, [body.text], 1))
       ctx.metrics.record(1, (performance.now() - started) / 1000)
+      observe(ctx, [body.text], r)
+      res.locals.texts = 1
       sendJson(res, `{"sentiment":${json(ctx.labels[r.classIndex[0]!])},"confidence":${json(pyRound(r.confidence[0]!, 4))},"model_used":${json(ctx.pool.model.classifier)},"processing_time":${json(r.seconds[0])},"request_id":${json(res.locals.requestId)}}`)
       return
     }
     const results = await withinRequestTime(res, ctx, predictTexts(ctx, body.texts, body.batchSize))
     const seconds = (performance.now() - started) / 1000
     ctx.metrics.record(body.texts.length, seconds)
+    observe(ctx, body.texts, results)
+    res.locals.texts = body.texts.length
     sendJson(res, batchBody(ctx, body.texts, results, body.batchSize, seconds))
   }
   return { predict: handle(validator.predict), batchPredict: handle(validator.batch) }

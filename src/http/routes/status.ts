@@ -1,8 +1,9 @@
 /** GET /health, GET /metrics and GET / (the service information). */
 import { freemem, totalmem } from 'node:os'
-import type { RequestHandler } from 'express'
+import type { Request, RequestHandler } from 'express'
 import { ServiceError } from '../../errors.js'
 import { API_VERSION, type AppContext } from '../context.js'
+import type { ExpositionFormat } from '../prometheus.js'
 
 const MB = 1024 * 1024
 
@@ -25,9 +26,38 @@ export function createHealthHandler (ctx: AppContext): RequestHandler {
   }
 }
 
+/**
+ * What a /metrics request asks for: `?format=prometheus|openmetrics|json`, else its Accept
+ * header as Prometheus sends it (OpenMetrics first, then text 0.0.4); JSON, the SPEC's report,
+ * for everything else, `*\/*` included.
+ */
+function metricsFormat (req: Request): ExpositionFormat | 'json' {
+  const asked = req.query.format
+  if (asked === 'prometheus') return 'text'
+  if (asked === 'openmetrics') return 'openmetrics'
+  if (asked === 'json') return 'json'
+  if (asked !== undefined) throw new ServiceError('ERR_BAD_QUERY', `format must be json, prometheus or openmetrics, not ${JSON.stringify(asked)}`)
+  // With their versions: an Accept entry with parameters matches only a type with the same ones.
+  const best = req.accepts(['application/json', 'application/openmetrics-text; version=1.0.0', 'application/openmetrics-text; version=0.0.1', 'text/plain; version=0.0.4'])
+  if (typeof best === 'string' && best.startsWith('application/openmetrics-text')) return 'openmetrics'
+  return best === 'text/plain; version=0.0.4' ? 'text' : 'json'
+}
+
 export function createMetricsHandler (ctx: AppContext): RequestHandler {
-  return (_req, res) => {
+  return async (req, res) => {
     if (!ctx.config.enableMetrics) throw new ServiceError('ERR_NOT_FOUND', 'metrics are not enabled (ENABLE_METRICS=false)')
+    const format = metricsFormat(req)
+    if (format !== 'json') {
+      let exposition
+      try {
+        exposition = await ctx.prometheus.render(format)
+      } catch (err) {
+        throw new ServiceError('ERR_METRICS_FAILED', undefined, { cause: err })
+      }
+      res.setHeader('Content-Type', exposition.contentType)
+      res.end(exposition.body)
+      return
+    }
     let report
     try {
       report = ctx.metrics.report(ctx.cache.hitRate)

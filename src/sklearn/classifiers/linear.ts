@@ -185,6 +185,7 @@ function create (state: LinearState): Classifier {
     hasDecision: true,
     confidence: proba !== 'none' ? 'predict_proba' : 'decision_function',
     params: state.params,
+    linearForm: { score: 'decision_function', outputClasses: outputs === 1 ? [1] : classes.map((_, k) => k), weightT: coefT, intercept, binarize: null },
     score: (row: SparseRow): Scores => {
       const float32 = row.float32 && state.coefFloat32
       const decision = float32

@@ -68,6 +68,7 @@ function create (state: NaiveBayesState): Classifier {
     hasDecision: false,
     confidence: 'predict_proba',
     params: state.params,
+    linearForm: { score: 'joint_log_likelihood', outputClasses: classes.map((_, k) => k), weightT, intercept: offset, binarize },
     score: (row: SparseRow): Scores => {
       const jll = jointLogLikelihood(row)
       const lse = logSumExp(jll)

@@ -34,5 +34,8 @@ export function createSelection (kind: string, mask: Uint8Array, params: Readonl
   const map = columnMap(mask)
   let kept = 0
   for (const m of mask) kept += m
-  return { kind, nFeaturesIn: mask.length, nFeaturesOut: kept, params: { ...params, features_kept: kept }, transform: row => selectColumns(row, map) }
+  // New column -> old column, for naming a kept feature.
+  const source = new Int32Array(kept)
+  map.forEach((k, j) => { if (k >= 0) source[k] = j })
+  return { kind, nFeaturesIn: mask.length, nFeaturesOut: kept, params: { ...params, features_kept: kept }, transform: row => selectColumns(row, map), sourceFeature: j => source[j]! }
 }

@@ -41,6 +41,7 @@ function createColumnScale (state: ColumnScaleState): Step {
     nFeaturesIn: state.nFeatures,
     nFeaturesOut: state.nFeatures,
     params: clip ? { clip } : {},
+    sourceFeature: (j: number) => j,
     transform: (row: SparseRow): SparseRow => {
       if (reciprocal.length === 0) return row
       const values = row.values.map((v, e) => {
@@ -88,6 +89,7 @@ export const normalizer = defineEstimator<NormalizerState, 'step'>({
     nFeaturesIn: state.nFeatures,
     nFeaturesOut: state.nFeatures,
     params: { norm: state.norm },
+    sourceFeature: (j: number) => j,
     transform: (row: SparseRow): SparseRow => {
       const values = row.values.slice()
       if (state.norm === 'max') maxNormalizeInPlace(values, state.nFeatures, row.float32)

@@ -94,6 +94,13 @@ export function buildWordTokenizer (options: AnalyzerOptions): (text: string) =>
  * Calls `onNgram(start, n)` for each word n-gram of `count` tokens in `_word_ngrams`'s
  * order (unigrams first, then by length), for callers that need no joined string.
  */
+/** How many n-grams (minN <= n <= maxN) `count` tokens make, as `_word_ngrams` forms them. */
+export function wordNgramCount (count: number, minN: number, maxN: number): number {
+  let total = 0
+  for (let n = minN; n <= Math.min(maxN, count); n++) total += count - n + 1
+  return total
+}
+
 export function forEachWordNgram (count: number, minN: number, maxN: number, onNgram: (start: number, n: number) => void): void {
   for (let n = minN; n <= Math.min(maxN, count); n++) {
     for (let i = 0; i + n <= count; i++) onNgram(i, n)

@@ -14,6 +14,7 @@ export class FeatureCounter {
   /** A bit per word of #words that is not zero. */
   readonly #summary: Int32Array
   #n = 0
+  #added = 0
   /** Adds 1 to feature `j`; bound, to be passed as a callback. */
   readonly count = (j: number): void => { this.add(j, 1) }
 
@@ -23,7 +24,13 @@ export class FeatureCounter {
     this.#summary = new Int32Array((this.#words.length + 31) >>> 5)
   }
 
+  /** Values added since the last row was taken (a feature counted twice counts twice). */
+  get added (): number {
+    return this.#added
+  }
+
   add (j: number, value: number): void {
+    this.#added++
     const word = j >>> 5
     const bit = 1 << (j & 31)
     const w = this.#words[word]!
@@ -40,6 +47,7 @@ export class FeatureCounter {
    * scipy's `sum_duplicates` keeps explicit zeros; `binary` sets every value to 1.
    */
   takeRow (binary: boolean, float32: boolean): SparseRow {
+    this.#added = 0
     const indices = new Int32Array(this.#n)
     const values = new Float64Array(this.#n)
     const sums = this.#sums

@@ -6,7 +6,7 @@
  * by the widths before it). The result is float64 unless every block is float32.
  */
 import { PyTuple, type PyObject } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type CreateContext, type EstimatorState, type Vectorizer } from '../estimator.js'
+import { defineEstimator, type BuildContext, type CreateContext, type EstimatorState, type TermCoverage, type Vectorizer } from '../estimator.js'
 import { attr, describe, items, param, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 
@@ -42,13 +42,25 @@ function create (state: FeatureUnionState, ctx: CreateContext): Vectorizer {
   const members = state.members.map(m => ({ ...m, vectorizer: ctx.create('vectorizer', m.state) }))
   const offsets = members.map((_, i) => members.slice(0, i).reduce((sum, m) => sum + m.vectorizer.nFeatures, 0))
   const nFeatures = offsets[offsets.length - 1]! + members[members.length - 1]!.vectorizer.nFeatures
+  const mixed = members.find(m => m.vectorizer.featureName === undefined)
   return {
     kind: `FeatureUnion(${members.map(m => m.vectorizer.kind).join(', ')})`,
     nFeatures,
+    // get_feature_names_out's names: the member's name, '__', its own name for the feature.
+    ...(mixed === undefined
+      ? {
+          featureName: (j: number) => {
+            let i = members.length - 1
+            while (offsets[i]! > j) i--
+            const inner = members[i]!.vectorizer.featureName!(j - offsets[i]!)
+            return inner === undefined ? undefined : `${members[i]!.name}__${inner}`
+          }
+        }
+      : { mixedBy: mixed.vectorizer.mixedBy }),
     params: Object.fromEntries(members.map(m => [m.name, { ...m.vectorizer.params, ...(m.weight === null ? {} : { weight: m.weight }) }])),
-    transform: (text: string): SparseRow => {
+    transform: (text: string, coverage?: TermCoverage): SparseRow => {
       const rows = members.map(m => {
-        const row = m.vectorizer.transform(text)
+        const row = m.vectorizer.transform(text, coverage)
         if (m.weight === null) return row
         // csr * w: a Python float keeps a float32 block float32.
         const w = m.weight

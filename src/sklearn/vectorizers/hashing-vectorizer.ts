@@ -7,7 +7,7 @@
  * no vocabulary, so any text maps to some columns.
  */
 import type { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type EstimatorState, type Vectorizer } from '../estimator.js'
+import { defineEstimator, type EstimatorState, type TermCoverage, type Vectorizer } from '../estimator.js'
 import { bool, describe, dtypeName, int, param, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { buildAnalyzer, buildWordTokenizer, forEachWordNgram, type AnalyzerOptions } from '../text/analyzer.js'
@@ -64,9 +64,16 @@ function create (state: HashingVectorizerState): Vectorizer {
   return {
     kind: state.kind,
     nFeatures,
+    // A hashed feature has no one term behind it.
+    featureName: () => undefined,
     params: { ...analyzerParams(state.analyzer), n_features: nFeatures, alternate_sign: alternateSign, binary, norm, dtype: float32 ? 'float32' : 'float64' },
-    transform: (text: string): SparseRow => {
+    // Every term hashes to a feature: the vocabulary covers every text whole.
+    transform: (text: string, coverage?: TermCoverage): SparseRow => {
       analyze(text)
+      if (coverage !== undefined) {
+        coverage.terms += counter.added
+        coverage.known += counter.added
+      }
       const row = counter.takeRow(binary, float32)
       if (norm !== null) normalizeInPlace(row.values, norm, float32)
       return row

@@ -10,13 +10,13 @@
  * themselves (term-table.ts). State is then plain data any thread can share.
  */
 import { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type EstimatorState, type Vectorizer } from '../estimator.js'
+import { defineEstimator, type EstimatorState, type TermCoverage, type Vectorizer } from '../estimator.js'
 import { attr, bool, describe, dtypeName, param, setItems, shapeError, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { buildAnalyzer, planWordRuns, type AnalyzerOptions } from '../text/analyzer.js'
+import { buildAnalyzer, planWordRuns, wordNgramCount, type AnalyzerOptions } from '../text/analyzer.js'
 import { ENGLISH_STOP_WORDS } from '../text/unicode-tables.js'
 import { FeatureCounter } from './feature-counter.js'
-import { packTerms, type TermList } from './term-list.js'
+import { packTerms, termAt, type TermList } from './term-list.js'
 import { buildTermTable, lookupRange, type TermTable } from './term-table.js'
 import { NEEDS_EXACT_PATH, buildWordIndex, forEachFeatureOfIds, scanTokenIds, type IdBuffer, type WordIndex } from './word-index.js'
 import { applyTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
@@ -134,8 +134,11 @@ function build (obj: PyObject): VocabularyVectorizerState {
   }
 }
 
-/** Counts features by token ids where the analyzer allows it, by feature strings otherwise. */
-function createCounting (state: VocabularyVectorizerState): (text: string, counter: FeatureCounter) => void {
+/**
+ * Counts features by token ids where the analyzer allows it, by feature strings otherwise;
+ * returns how many terms the analyzer made (known or not).
+ */
+function createCounting (state: VocabularyVectorizerState): (text: string, counter: FeatureCounter) => number {
   const plan = planWordRuns(state.analyzer)
   const [minN, maxN] = state.analyzer.ngramRange
   if (plan !== undefined && state.words !== null) {
@@ -148,15 +151,19 @@ function createCounting (state: VocabularyVectorizerState): (text: string, count
       let n = inline ? scanTokenIds(text, lowercase, plan.minLength, words.tokens, buffer) : NEEDS_EXACT_PATH
       if (n === NEEDS_EXACT_PATH) n = scanTokenIds(plan.preprocess(text), false, plan.minLength, words.tokens, buffer)
       forEachFeatureOfIds(words, buffer.ids, n, minN, maxN, counter.count)
+      return wordNgramCount(n, minN, maxN)
     }
   }
   const terms = state.terms!
   const analyze = buildAnalyzer(state.analyzer)
   return (text, counter) => {
+    let made = 0
     analyze(text, feature => {
+      made++
       const j = lookupRange(terms, feature)
       if (j >= 0) counter.count(j)
     })
+    return made
   }
 }
 
@@ -167,14 +174,19 @@ function create (state: VocabularyVectorizerState): Vectorizer {
   return {
     kind: state.kind,
     nFeatures: state.vocabulary.count,
+    featureName: j => termAt(state.vocabulary, j),
     params: {
       ...analyzerParams(state.analyzer),
       binary,
       dtype: float32 ? 'float32' : 'float64',
       ...(tfidf === null ? {} : tfidfParams(tfidf))
     },
-    transform: (text: string): SparseRow => {
-      countText(text, counter)
+    transform: (text: string, coverage?: TermCoverage): SparseRow => {
+      const made = countText(text, counter)
+      if (coverage !== undefined) {
+        coverage.terms += made
+        coverage.known += counter.added
+      }
       const counts = counter.takeRow(binary, float32)
       return tfidf === null ? counts : applyTfidf(counts, tfidf, true)
     }

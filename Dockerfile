@@ -1,0 +1,34 @@
+# tfidf-serve as a container image: the service and the default model, on Debian's slim Node 20.
+#   docker build -t tfidf-serve:1.0.0 .
+#   docker run --rm -p 8000:8000 tfidf-serve:1.0.0
+#   docker run --rm -p 8000:8000 -v "$PWD/my-model:/models:ro" \
+#     -e MODEL_PATH=/models/final_best_model.pkl -e VECTORIZER_PATH=/models/tfidf_vectorizer.pkl tfidf-serve:1.0.0
+
+# Build stage: every dependency, and tsc.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json ./
+COPY src ./src
+COPY workers ./workers
+COPY test ./test
+COPY bench ./bench
+RUN npm ci --no-audit --no-fund
+
+# Run stage: production dependencies only (no compiler; lzma-native loads its prebuilt binary,
+# and only a .xz/.lzma model file needs it), the built service and the default model.
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/workers ./dist/workers
+COPY models/final_best_model.pkl models/tfidf_vectorizer.pkl ./models/
+# The image's own user (uid 1000), not root; nothing in /app is writable by it.
+USER node
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8000) + '/health').then(r => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Exec form: node is PID 1 and gets SIGTERM itself, which drains requests in flight and exits 0.
+STOPSIGNAL SIGTERM
+CMD ["node", "--max-semi-space-size=2", "dist/src/main.js"]

@@ -1,0 +1,198 @@
+/**
+ * The OpenAPI 3.1 document of the service (GET /openapi.json), built from the JSON Schemas
+ * the requests are validated with (schemas.ts) and this instance's limits: every route,
+ * body, response and status, with examples.
+ */
+import type { Config } from '../config.js'
+import { API_VERSION } from './context.js'
+import { DEFAULT_TOP_K, RESPONSE_SCHEMAS, requestSchemas } from './schemas.js'
+
+type Json = Record<string, unknown>
+
+const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` })
+const json = (schema: Json, example?: unknown): Json => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } })
+const HEADERS = { 'X-API-Version': { $ref: '#/components/headers/X-API-Version' }, 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } }
+
+function response (description: string, content?: Json, extraHeaders: Json = {}): Json {
+  return { description, headers: { ...HEADERS, ...extraHeaders }, ...(content === undefined ? {} : { content }) }
+}
+
+const error = (description: string, example: string): Json => response(description, json(ref('Error'), { detail: example }))
+const unavailable = response('At capacity, timed out, or no worker available; retry after the given seconds', json(ref('Error'), { detail: 'server is at capacity, retry shortly' }), { 'Retry-After': { schema: { type: 'integer' }, description: 'Seconds to wait before retrying (1).' } })
+const internal = response('Unexpected failure; error_id is logged with the stack', json(ref('InternalError'), { detail: 'Internal server error', error_id: '5b0c6d0e-2f0a-4c55-9d0e-8a1b2c3d4e5f' }))
+const invalid = response('The body breaks a rule: FastAPI\'s detail list', json(ref('ValidationError'), { detail: [{ loc: ['body', 'texts', 0], msg: 'String should have at least 1 character', type: 'string_too_short' }] }))
+const badBody = error('The body is not JSON, not UTF-8, or not sent as application/json', 'request body is not valid JSON')
+const tooLarge = error('The body exceeds 1 MiB', 'request body exceeds 1048576 bytes')
+
+const preflight = (methods: string): Json => ({
+  summary: 'CORS preflight',
+  tags: ['cors'],
+  responses: { 204: { description: `Allowed: any origin, methods ${methods}` } }
+})
+
+export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextLength' | 'enableMetrics'>): Json {
+  const schemas = requestSchemas(config)
+  const singleExample = { text: 'a wonderful, moving film' }
+  const batchExample = { texts: ['a wonderful, moving film', 'dull and lifeless'], batch_size: 10 }
+  const postResponses = (ok: Json): Json => ({ 200: ok, 400: badBody, 413: tooLarge, 422: invalid, 500: internal, 503: unavailable })
+  const predictions = response('Predictions: the single form\'s answer, or the batch form\'s in input order', {
+    'application/json': {
+      schema: { oneOf: [ref('SinglePrediction'), ref('BatchPrediction')] },
+      examples: {
+        single: { value: { sentiment: 'positive', confidence: 0.9726, model_used: 'LogisticRegression', processing_time: 0.0004, request_id: 'req-1' } },
+        batch: { value: { predictions: [{ text: 'a wonderful, moving film', prediction: 'positive', confidence: 0.97, processing_time: 0.0004 }, { text: 'dull and lifeless', prediction: 'negative', confidence: 0.97, processing_time: 0.0001 }], batch_info: { total_texts: 2, batch_size: 10, processing_time: 0.002 } } }
+      }
+    }
+  })
+  const explanationExample = {
+    text: 'a wonderful, moving film',
+    prediction: 'positive',
+    score: 'decision_function',
+    score_classes: ['positive'],
+    intercept: [0.0967],
+    scores: [3.5704],
+    features: [{ feature: 28569, term: 'wonderful', value: 0.6248, weight: [3.4811], contribution: [2.1750] }],
+    other_features: { count: 2, contribution: [1.2987] }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'tfidf-serve',
+      version: API_VERSION,
+      description: 'Text classification with a scikit-learn TF-IDF model, served without Python: the labels and probabilities scikit-learn gives. Every response carries X-API-Version and X-Request-Id. Routes are exact and case-sensitive; another method on a route gets 405 with an Allow header, an unknown route 404, a request the HTTP parser refuses 400 (all as {"detail": ...}).',
+      license: { name: 'MIT', identifier: 'MIT' }
+    },
+    servers: [{ url: '/' }],
+    tags: [
+      { name: 'predict', description: 'Classify texts' },
+      { name: 'explain', description: 'Why a text got its label' },
+      { name: 'operations', description: 'Health, metrics and description of the service' },
+      { name: 'cors', description: 'CORS preflight (any origin)' }
+    ],
+    paths: {
+      '/predict': {
+        post: {
+          operationId: 'predict',
+          tags: ['predict'],
+          summary: 'Classify one text ({"text"}) or a batch ({"texts", "batch_size"})',
+          description: `A body with \`text\` alone is the single form; anything else is judged as the batch form. Batches hold 1 to ${config.maxBatchSize} texts, cut into chunks of \`batch_size\` that run in parallel; predictions come back in input order.`,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { oneOf: [schemas.single, schemas.batch] }, examples: { single: { value: singleExample }, batch: { value: batchExample } } } }
+          },
+          responses: postResponses(predictions)
+        },
+        options: preflight('POST')
+      },
+      '/batch_predict': {
+        post: {
+          operationId: 'batchPredict',
+          tags: ['predict'],
+          summary: 'Classify a batch of texts ({"texts", "batch_size"})',
+          requestBody: { required: true, content: json(schemas.batch, batchExample) },
+          responses: postResponses(response('Predictions in input order', json(ref('BatchPrediction'))))
+        },
+        options: preflight('POST')
+      },
+      '/explain': {
+        post: {
+          operationId: 'explain',
+          tags: ['explain'],
+          summary: 'The features that moved each text\'s prediction, with their TF-IDF values, weights and contributions',
+          description: `Defined for linear models and naive Bayes: the contributions plus the intercept are scikit-learn's decision_function (or joint log-likelihood). \`top_k\` (1 to 100, default ${DEFAULT_TOP_K}) features per text, ranked by how much they favour the predicted class. Any other model gets 422 with a detail naming its estimator.`,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { oneOf: [schemas.explainSingle, schemas.explainBatch] }, examples: { single: { value: { ...singleExample, top_k: 5 } }, batch: { value: { texts: batchExample.texts, top_k: 5 } } } } }
+          },
+          responses: {
+            ...postResponses(response('One explanation (single form) or a list (batch form)', {
+              'application/json': { schema: { oneOf: [ref('Explanation'), ref('BatchExplanation')] }, examples: { single: { value: explanationExample } } }
+            })),
+            422: response('The body breaks a rule (a detail list), or the model has no explanation (a detail string)', {
+              'application/json': {
+                schema: { oneOf: [ref('ValidationError'), ref('Error')] },
+                examples: { model: { value: { detail: 'explanations are defined for linear models and naive Bayes, not RandomForestClassifier' } } }
+              }
+            })
+          }
+        },
+        options: preflight('POST')
+      },
+      '/health': {
+        get: {
+          operationId: 'health',
+          tags: ['operations'],
+          summary: 'Health check: 200 when the model is loaded and a worker can take work',
+          responses: {
+            200: response('Healthy', json(ref('Health'))),
+            503: response('Unhealthy (no worker, or shutting down)', json(ref('Health')))
+          }
+        }
+      },
+      '/metrics': {
+        get: {
+          operationId: 'metrics',
+          tags: ['operations'],
+          summary: 'Metrics: the JSON report, or the Prometheus exposition',
+          description: `JSON unless asked otherwise; Prometheus's Accept header (application/openmetrics-text, text/plain;version=0.0.4) or ?format=prometheus|openmetrics gets the exposition.${config.enableMetrics ? '' : ' Disabled on this instance (ENABLE_METRICS=false): 404.'}`,
+          parameters: [{ name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'prometheus', 'openmetrics'] } }],
+          responses: {
+            200: response('The metrics', {
+              ...json(ref('MetricsReport'), { predictions_total: 4, predictions_per_second: 4.9, average_response_time: 0.0027, memory_usage_mb: 103, uptime_seconds: 1, cache_hit_rate: 0.5 }),
+              'text/plain; version=0.0.4': { schema: { type: 'string' } },
+              'application/openmetrics-text; version=1.0.0': { schema: { type: 'string' } }
+            }),
+            400: error('An unknown format', 'format must be json, prometheus or openmetrics, not "xml"'),
+            404: error('Metrics are disabled (ENABLE_METRICS=false)', 'metrics are not enabled (ENABLE_METRICS=false)'),
+            503: response('Collecting the metrics failed', json(ref('Error')), { 'Retry-After': { schema: { type: 'integer' } } })
+          }
+        }
+      },
+      '/': {
+        get: {
+          operationId: 'info',
+          tags: ['operations'],
+          summary: 'The service: name, version, endpoints and the model',
+          responses: { 200: response('The service information', json(ref('ServiceInfo'))) }
+        }
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'openapi',
+          tags: ['operations'],
+          summary: 'This document',
+          responses: { 200: response('The OpenAPI 3.1 document', { 'application/json': { schema: { type: 'object' } } }) }
+        }
+      },
+      '/docs': {
+        get: {
+          operationId: 'docs',
+          tags: ['operations'],
+          summary: 'A page that renders this document (Swagger UI, served from the package, no CDN)',
+          responses: { 200: response('The page', { 'text/html': { schema: { type: 'string' } } }) }
+        }
+      },
+      '/docs/{asset}': {
+        get: {
+          operationId: 'docsAsset',
+          tags: ['operations'],
+          summary: 'The docs page\'s script, style and icon',
+          parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js', 'favicon-32x32.png'] } }],
+          responses: { 200: response('The file', { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentEncoding: 'binary' } } }) }
+        }
+      }
+    },
+    components: {
+      schemas: RESPONSE_SCHEMAS,
+      headers: {
+        'X-API-Version': { description: 'The API version', schema: { type: 'string', const: API_VERSION } },
+        'X-Request-Id': { description: 'req-<n>, counting requests since start', schema: { type: 'string', pattern: '^req-[0-9]+$' } }
+      },
+      responses: {
+        NotFound: error('No route for this method and path (routes are exact and case-sensitive)', 'no route for POST /PREDICT'),
+        MethodNotAllowed: response('The route exists for other methods, named in Allow', json(ref('Error'), { detail: 'method not allowed; use POST' }), { Allow: { schema: { type: 'string' } } }),
+        BadRequest: error('The HTTP parser refused the request (malformed request line, header or chunked framing); the connection is closed', 'malformed HTTP request: Parse Error: Invalid method encountered')
+      }
+    }
+  }
+}

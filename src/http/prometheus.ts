@@ -1,0 +1,119 @@
+/**
+ * The Prometheus series of GET /metrics (prom-client), in the text format (0.0.4) or
+ * OpenMetrics, as the scraper asks. Counts that live elsewhere (the cache's look-ups, the
+ * pool's worker restarts, queue depth) are read when scraped; the rest are counted as
+ * requests go by. Names follow Prometheus's conventions: a `tfidf_` prefix, base units,
+ * `_total` on counters.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type CounterConfiguration, type OpenMetricsContentType } from 'prom-client'
+import type { ErrorCode } from '../errors.js'
+
+/** What the scrape reads from the rest of the service. */
+export interface MetricsSources {
+  readonly inFlight: () => number
+  readonly waiting: () => number
+  readonly workersAlive: () => number
+  readonly workerRestarts: () => number
+  readonly cacheCounts: () => { readonly lookups: number, readonly hits: number }
+  readonly cacheSize: () => { readonly entries: number, readonly bytes: number }
+  readonly model: {
+    readonly classifier: string
+    readonly vectorizer: string
+    readonly features: number
+    readonly sklearnVersion: string
+    readonly loadSeconds: number
+  }
+}
+
+export type ExpositionFormat = 'text' | 'openmetrics'
+
+/** Why a request was turned away with 503, as the `cause` label says it. */
+const REJECTION_CAUSES: Partial<Record<ErrorCode, string>> = {
+  ERR_QUEUE_FULL: 'queue_full',
+  ERR_PREDICTION_TIMEOUT: 'prediction_timeout',
+  ERR_REQUEST_TIMEOUT: 'request_timeout',
+  ERR_WORKER_UNAVAILABLE: 'worker_unavailable',
+  ERR_METRICS_FAILED: 'metrics_failed'
+}
+
+export class PrometheusMetrics {
+  readonly #text = new Registry()
+  readonly #openMetrics = new Registry<OpenMetricsContentType>()
+  /** Counters and the names they were given: an OpenMetrics scrape strips `_total` from them. */
+  readonly #counters: Array<[Counter, string]> = []
+  /** Scrapes one at a time: a scrape in one format renames counters under the other's feet. */
+  #scraping: Promise<unknown> = Promise.resolve()
+
+  readonly requests: Counter<'route' | 'method' | 'status'>
+  readonly requestSeconds: Histogram<'route'>
+  readonly predictions: Counter<'label'>
+  readonly textsPerRequest: Histogram
+  readonly textLength: Histogram
+  readonly vocabularyCoverage: Histogram
+  readonly textsWithoutKnownFeature: Counter
+  readonly rejections: Counter<'cause'>
+
+  constructor (sources: MetricsSources) {
+    this.#openMetrics.setContentType(Registry.OPENMETRICS_CONTENT_TYPE)
+    const registers = [this.#text, this.#openMetrics as unknown as Registry]
+    collectDefaultMetrics({ register: this.#text })
+    collectDefaultMetrics({ register: this.#openMetrics })
+    const counter = <L extends string>(config: CounterConfiguration<L>): Counter<L> => {
+      const c = new Counter({ ...config, registers })
+      this.#counters.push([c as unknown as Counter, config.name])
+      return c
+    }
+    this.requests = counter({ name: 'tfidf_http_requests_total', help: 'HTTP requests answered, by route, method and status', labelNames: ['route', 'method', 'status'] })
+    this.requestSeconds = new Histogram({ name: 'tfidf_http_request_duration_seconds', help: 'Time from a request\'s arrival to its response, by route', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers })
+    this.predictions = counter({ name: 'tfidf_predictions_total', help: 'Texts predicted, by the label given', labelNames: ['label'] })
+    this.textsPerRequest = new Histogram({ name: 'tfidf_texts_per_request', help: 'Texts in each prediction request', buckets: [1, 2, 5, 10, 20, 50, 100, 200], registers })
+    this.textLength = new Histogram({ name: 'tfidf_text_length_characters', help: 'Length of each text predicted, in UTF-16 code units', buckets: [10, 30, 100, 300, 1000, 3000, 10000, 30000], registers })
+    this.vocabularyCoverage = new Histogram({ name: 'tfidf_vocabulary_coverage_ratio', help: 'Share of a text\'s terms (n-grams, with repeats) that are features of the model; texts the model was not trained for sit low', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers })
+    this.textsWithoutKnownFeature = counter({ name: 'tfidf_texts_without_known_feature_total', help: 'Texts with no term the model knows: their prediction is the intercept\'s alone' })
+    this.rejections = counter({ name: 'tfidf_rejected_requests_total', help: 'Requests answered 503, by cause (timeouts included)', labelNames: ['cause'] })
+
+    const cacheHits = counter({ name: 'tfidf_cache_hits_total', help: 'Result cache look-ups that found the text' })
+    const cacheMisses = counter({ name: 'tfidf_cache_misses_total', help: 'Result cache look-ups that did not' })
+    const restarts = counter({ name: 'tfidf_worker_restarts_total', help: 'Worker threads replaced after a crash or a timeout' })
+    // Counts kept elsewhere, brought up to date at each scrape (collect runs on every scrape of either registry).
+    let seen = { lookups: 0, hits: 0, restarts: 0 }
+    const catchUp = (): void => {
+      const { lookups, hits } = sources.cacheCounts()
+      const now = { lookups, hits, restarts: sources.workerRestarts() }
+      cacheHits.inc(now.hits - seen.hits)
+      cacheMisses.inc((now.lookups - now.hits) - (seen.lookups - seen.hits))
+      restarts.inc(now.restarts - seen.restarts)
+      seen = now
+    }
+    const gauge = (name: string, help: string, read: () => number): void => {
+      const g = new Gauge({ name, help, registers, collect () { catchUp(); this.set(read()) } })
+      void g
+    }
+    gauge('tfidf_queue_depth', 'Prediction requests waiting for a slot', sources.waiting)
+    gauge('tfidf_requests_in_flight', 'Prediction requests being answered', sources.inFlight)
+    gauge('tfidf_workers_alive', 'Worker threads alive', sources.workersAlive)
+    gauge('tfidf_cache_entries', 'Results held by the cache', () => sources.cacheSize().entries)
+    gauge('tfidf_cache_bytes', 'Bytes the cache holds, as CACHE_MAX_BYTES counts them', () => sources.cacheSize().bytes)
+    gauge('tfidf_model_load_seconds', 'Reading, decoding and sharing the model, and every worker creating it', () => sources.model.loadSeconds)
+    const { classifier, vectorizer, features, sklearnVersion } = sources.model
+    const info = new Gauge({ name: 'tfidf_model_info', help: 'The model served (always 1): estimator, vectorizer, feature count, scikit-learn version', labelNames: ['classifier', 'vectorizer', 'features', 'sklearn_version'], registers })
+    info.set({ classifier, vectorizer, features: String(features), sklearn_version: sklearnVersion }, 1)
+  }
+
+  /** Counts a 503 under its cause. */
+  rejected (code: ErrorCode): void {
+    const cause = REJECTION_CAUSES[code]
+    if (cause !== undefined) this.rejections.inc({ cause })
+  }
+
+  /** The exposition in `format`, and the Content-Type to send it with. */
+  async render (format: ExpositionFormat): Promise<{ contentType: string, body: string }> {
+    const registry: { contentType: string, metrics: () => Promise<string> } = format === 'openmetrics' ? this.#openMetrics : this.#text
+    const scrape = this.#scraping.then(async () => {
+      if (format === 'text') for (const [c, name] of this.#counters) (c as unknown as { name: string }).name = name
+      return await registry.metrics()
+    })
+    this.#scraping = scrape.catch(() => {})
+    return { contentType: registry.contentType, body: await scrape }
+  }
+}

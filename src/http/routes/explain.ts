@@ -1,0 +1,22 @@
+/**
+ * POST /explain: for each text, the label and the features that moved it most, with each
+ * one's TF-IDF value, weight and contribution to every score, and the intercept (linear
+ * models and naive Bayes; any other model gets 422 naming its estimator). Same body rules
+ * as /predict, plus `top_k`; the single form answers one explanation, the batch form a list.
+ */
+import type { RequestHandler } from 'express'
+import { explanationJson } from '../../sklearn/explain.js'
+import type { AppContext } from '../context.js'
+import { createBodyValidator } from '../validate.js'
+import { sendJson, withinRequestTime } from './predict.js'
+
+export function createExplainHandler (ctx: AppContext): RequestHandler {
+  const validator = createBodyValidator(ctx.config)
+  return async (req, res) => {
+    const body = validator.explain(req.body)
+    const explanations = await withinRequestTime(res, ctx, ctx.pool.explain(body.texts, body.topK))
+    res.locals.texts = body.texts.length
+    const out = body.texts.map((t, i) => explanationJson(t, explanations[i]!, ctx.labels))
+    sendJson(res, JSON.stringify(body.form === 'single' ? out[0] : { explanations: out }))
+  }
+}

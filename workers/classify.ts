@@ -47,24 +47,21 @@ async function predictor (): Promise<TextClassifier> {
 export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
   const model = await predictor()
   const n = task.texts.length
-  const classIndex = new Int32Array(n)
-  const confidence = new Float64Array(n)
-  const seconds = new Float64Array(n)
-  const terms = new Int32Array(n)
-  const known = new Int32Array(n)
+  // The columns of RESULT_COLUMNS, one after another.
+  const columns = new Float64Array(5 * n)
   const coverage: TermCoverage = { terms: 0, known: 0 }
   for (let i = 0; i < n; i++) {
     coverage.terms = 0
     coverage.known = 0
     const t0 = performance.now()
     const p = model.predict(task.texts[i]!, coverage)
-    seconds[i] = (performance.now() - t0) / 1000
-    classIndex[i] = p.classIndex
-    confidence[i] = p.confidence
-    terms[i] = coverage.terms
-    known[i] = coverage.known
+    columns[2 * n + i] = (performance.now() - t0) / 1000
+    columns[i] = p.classIndex
+    columns[n + i] = p.confidence
+    columns[3 * n + i] = coverage.terms
+    columns[4 * n + i] = coverage.known
   }
-  return { classIndex, confidence, seconds, terms, known }
+  return { columns }
 }
 
 export async function explain (task: ExplainTask): Promise<Explanation[]> {

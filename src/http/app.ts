@@ -6,7 +6,7 @@
  * takes directly.
  */
 import cors from 'cors'
-import express, { type Express, type RequestHandler } from 'express'
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express'
 import helmet from 'helmet'
 import type { Config } from '../config.js'
 import { ServiceError } from '../errors.js'
@@ -17,7 +17,7 @@ import { readJsonBody } from './body.js'
 import { API_VERSION, type AppContext } from './context.js'
 import { createErrorHandler } from './error-handler.js'
 import { PrometheusMetrics } from './prometheus.js'
-import { requestLog } from './request-log.js'
+import { logRequest } from './request-log.js'
 import { ResultCache } from './result-cache.js'
 import { mountDocs } from './routes/docs.js'
 import { createExplainHandler } from './routes/explain.js'
@@ -53,17 +53,12 @@ function prometheusOf (pool: ClassifierPool, cache: ResultCache): PrometheusMetr
   })
 }
 
-/** Counts every answered request by route, method and status, and times it by route. */
-function countRequests (prometheus: PrometheusMetrics): RequestHandler {
-  return (req, res, next) => {
-    res.once('close', () => {
-      // The route's pattern, not the URL: a client cannot mint new series.
-      const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched'
-      prometheus.requests.inc({ route, method: req.method, status: res.statusCode })
-      prometheus.requestSeconds.observe({ route }, (performance.now() - (res.locals.startedAt as number)) / 1000)
-    })
-    next()
-  }
+/** Counts an answered request by route, method and status, and times it by route. */
+function countRequest (prometheus: PrometheusMetrics, req: Request, res: Response): void {
+  // The route's pattern, not the URL: a client cannot mint new series.
+  const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched'
+  prometheus.requests.inc({ route, method: req.method, status: res.statusCode })
+  prometheus.requestSeconds.observe({ route }, (performance.now() - (res.locals.startedAt as number)) / 1000)
 }
 
 export function createApp ({ config, pool, logger = createLogger(config.logLevel), isStopping = () => false }: AppOptions): Express {
@@ -84,16 +79,21 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
   // Routes are exact: /PREDICT and /predict/ are not /predict (a gateway's rule for /predict holds).
   app.set('case sensitive routing', true)
   app.set('strict routing', true)
-  app.use((_req, res, next) => {
+  const pino = logger.pino
+  const counting = config.enableMetrics
+  app.use((req, res, next) => {
     res.locals.startedAt = performance.now()
     res.locals.requestId = `req-${++requests}`
     res.setHeader('X-API-Version', API_VERSION)
     res.setHeader('X-Request-Id', res.locals.requestId as string)
     if (isStopping()) res.setHeader('Connection', 'close')
+    // 'close' comes for every response, sent whole or cut off: one log line, one count.
+    res.once('close', () => {
+      if (pino !== undefined) logRequest(pino, req, res)
+      if (counting) countRequest(ctx.prometheus, req, res)
+    })
     next()
   })
-  if (logger.pino !== undefined) app.use(requestLog(logger.pino))
-  if (config.enableMetrics) app.use(countRequests(ctx.prometheus))
   app.use(helmet())
   app.use(cors())
 

@@ -11,7 +11,7 @@ import type { Explanation } from '../sklearn/explain.js'
 import { Admission } from './admission.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
-import type { ClassifyResult, ClassifyTask, ExplainTask, LinesTask, ModelStatus, WorkerInit, WorkerMemory, WorkerStarted, WorkerStatus } from './messages.js'
+import { RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ExplainTask, type LinesTask, type ModelStatus, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 
 /**
  * A worker's young generation. V8 grows it to 48 MB under a steady stream of short-lived
@@ -206,8 +206,9 @@ export class ClassifierPool {
       })))
       const n = texts.length
       const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n), known: new Int32Array(n) }
-      results.forEach((r, c) => {
-        for (const column of ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const) out[column].set(r[column], c * batchSize)
+      results.forEach(({ columns }, c) => {
+        const m = columns.length / RESULT_COLUMNS.length
+        RESULT_COLUMNS.forEach((column, k) => { out[column].set(columns.subarray(k * m, (k + 1) * m), c * batchSize) })
       })
       return out
     })

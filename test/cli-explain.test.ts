@@ -1,24 +1,12 @@
 import { expect } from 'chai'
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { FIXTURES, ROOT } from './helpers/paths.js'
+import { runCli } from './helpers/cli.js'
+import { FIXTURES } from './helpers/paths.js'
 import { expectClose } from './helpers/close.js'
 
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js')
+const cli = runCli
 
-async function cli (args: string[], input = ''): Promise<{ stdout: string, stderr: string, code: number }> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-    child.on('error', reject)
-    child.on('close', code => resolve({ stdout, stderr, code: code ?? -1 }))
-    child.stdin.end(input)
-  })
-}
 
 describe('tfidf-serve explain', function () {
   this.timeout(60000)

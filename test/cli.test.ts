@@ -4,25 +4,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { FIXTURES, ROOT } from './helpers/paths.js'
+import { CLI, runCli } from './helpers/cli.js'
+import { FIXTURES } from './helpers/paths.js'
 import { expectClose } from './helpers/close.js'
 
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js')
+const cli = runCli
 const run = promisify(execFile)
 
-/** Runs the CLI with `input` on stdin; resolves with stdout, stderr and the exit code. */
-async function cli (args: string[], input = ''): Promise<{ stdout: string, stderr: string, code: number }> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-    child.on('error', reject)
-    child.on('close', code => resolve({ stdout, stderr, code: code ?? -1 }))
-    child.stdin.end(input)
-  })
-}
 
 const CASE = path.join(FIXTURES, 'sklearn', 'logreg-binary')
 const expected = JSON.parse(readFileSync(path.join(CASE, 'expected.json'), 'utf8')) as { classes: string[], predict: string[], predict_proba: number[][], decision_function: number[][] }

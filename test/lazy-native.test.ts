@@ -1,23 +1,11 @@
 import { expect } from 'chai'
-import { spawn } from 'node:child_process'
 import path from 'node:path'
+import { runCli, type CliRun } from './helpers/cli.js'
 import { FIXTURES, ROOT } from './helpers/paths.js'
 
-const CLI = path.join(ROOT, 'dist', 'src', 'cli.js')
+const cli = async (args: string[], input = ''): Promise<CliRun> => await runCli(args, input, ['--import', NO_LZMA])
 const NO_LZMA = path.join(ROOT, 'dist', 'test', 'helpers', 'no-lzma-native.js')
 
-async function cli (args: string[], input = ''): Promise<{ stdout: string, stderr: string, code: number }> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', NO_LZMA, CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-    child.on('error', reject)
-    child.on('close', code => resolve({ stdout, stderr, code: code ?? -1 }))
-    child.stdin.end(input)
-  })
-}
 
 describe('a native dependency that cannot load (lzma-native on another libc)', function () {
   this.timeout(60000)

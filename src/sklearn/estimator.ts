@@ -109,6 +109,11 @@ export interface Classifier {
   readonly linearForm?: LinearForm
 }
 
+/** A classifier whose confidence is `predict_proba` and that has no `decision_function`. */
+export function probabilistic (fields: Omit<Classifier, 'hasProba' | 'hasDecision' | 'confidence'>): Classifier {
+  return { ...fields, hasProba: true, hasDecision: false, confidence: 'predict_proba' }
+}
+
 export type Role = 'vectorizer' | 'step' | 'classifier'
 
 export interface RuntimeOf {

@@ -5,20 +5,17 @@
  */
 import { expect } from 'chai'
 import { existsSync } from 'node:fs'
-import type http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
-import { createServer } from '../../src/http/server.js'
 import { ROOT } from '../helpers/paths.js'
-import { startService, type Service } from '../helpers/service.js'
+import { listen, startService, type Listening, type Service } from '../helpers/service.js'
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find(p => existsSync(p))
 
 describe('the /docs page in a browser', function () {
   this.timeout(120000)
   let service: Service
-  let server: http.Server
+  let listening: Listening | undefined
   let base: string
   let browser: Browser
 
@@ -28,14 +25,13 @@ describe('the /docs page in a browser', function () {
       this.skip()
     }
     service = await startService({ WORKERS: '1' })
-    server = createServer(service.app, service.config)
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    listening = await listen(service)
+    base = `http://127.0.0.1:${listening.port}`
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] })
   })
   after(async () => {
     await browser?.close()
-    if (server !== undefined) await new Promise(resolve => server.close(resolve))
+    await listening?.close()
     await service?.close()
   })
 

@@ -1,23 +1,19 @@
 import { expect } from 'chai'
-import type http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
-import { createServer } from '../../src/http/server.js'
-import { startService, type Service } from '../helpers/service.js'
+import net from 'node:net'
+import { listen, startService, type Listening, type Service } from '../helpers/service.js'
 
 describe('a slow-loris client (REQUEST_TIMEOUT_MS, upload included)', function () {
   this.timeout(30000)
   let service: Service
-  let server: http.Server
+  let listening: Listening
   let port: number
-
   before(async () => {
     service = await startService({ WORKERS: '1', REQUEST_TIMEOUT_MS: '1000' })
-    server = createServer(service.app, service.config)
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
+    listening = await listen(service)
+    port = listening.port
   })
   after(async () => {
-    await new Promise(resolve => server.close(resolve))
+    await listening.close()
     await service.close()
   })
 

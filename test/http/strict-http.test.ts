@@ -1,8 +1,6 @@
 import { expect } from 'chai'
-import type http from 'node:http'
-import net, { type AddressInfo } from 'node:net'
-import { createServer } from '../../src/http/server.js'
-import { startService, type Service } from '../helpers/service.js'
+import net from 'node:net'
+import { listen, startService, type Listening, type Service } from '../helpers/service.js'
 
 /** Sends `raw` on a fresh connection; resolves with all it got back once the server closes it. */
 async function exchange (port: number, raw: string): Promise<string> {
@@ -28,16 +26,15 @@ function parse (response: string): { status: number, headers: Record<string, str
 describe('strict HTTP', function () {
   this.timeout(30000)
   let service: Service
-  let server: http.Server
+  let listening: Listening
   let port: number
   before(async () => {
     service = await startService({ WORKERS: '1' })
-    server = createServer(service.app, service.config)
-    await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-    port = (server.address() as AddressInfo).port
+    listening = await listen(service)
+    port = listening.port
   })
   after(async () => {
-    await new Promise(resolve => server.close(resolve))
+    await listening.close()
     await service.close()
   })
 

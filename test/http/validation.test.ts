@@ -1,9 +1,7 @@
 import { expect } from 'chai'
 import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import request from 'supertest'
-import { createServer } from '../../src/http/server.js'
-import { startService, type Service } from '../helpers/service.js'
+import { listen, startService, type Listening, type Service } from '../helpers/service.js'
 
 /** Sends raw bytes; resolves with status, body and whether the server closed the connection. */
 async function raw (port: number, head: Record<string, string>, chunks: Buffer[], path = '/predict'): Promise<{ status: number, body: string, closed: boolean }> {
@@ -105,14 +103,13 @@ describe('request validation and errors (DECISIONS.md 6-8)', function () {
   })
 
   context('on a real server: raw bytes and 413', () => {
-    let server: http.Server
+    let listening: Listening
     let port: number
     before(async () => {
-      server = createServer(service.app, service.config)
-      await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-      port = (server.address() as AddressInfo).port
+      listening = await listen(service)
+      port = listening.port
     })
-    after(async () => { await new Promise(resolve => server.close(resolve)) })
+    after(async () => { await listening.close() })
 
     it('refuses invalid UTF-8 with 400, checked on the raw bytes', async () => {
       const bytes = Buffer.from([0x7b, 0x22, 0x74, 0x65, 0x78, 0x74, 0x22, 0x3a, 0x22, 0xc3, 0x28, 0x22, 0x7d])

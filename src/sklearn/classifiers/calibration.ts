@@ -15,7 +15,7 @@
  * calibrators are `calibrators` (pre-0.24 `calibrators_`).
  */
 import { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, probabilistic, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax, expit, numpySum, softmaxInPlace } from '../math.js'
 import { attr, attrOf, choice, describe, isFloat32, items, num, numericArray, readClasses, shapeError, sklearnClass, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
@@ -243,13 +243,10 @@ function create (state: CalibratedState, ctx: CreateContext): Classifier {
     if (nFeatures >= 0 && w !== nFeatures) shapeError(`${kind}.calibrated_classifiers_[${i}].estimator expects ${w} features, another fold's ${nFeatures}`)
     nFeatures = w
   })
-  return {
+  return probabilistic({
     kind,
     nFeatures,
     classes,
-    hasProba: true,
-    hasDecision: false,
-    confidence: 'predict_proba',
     params: state.params,
     score: (row: SparseRow): Scores => {
       const proba = new Float64Array(nClasses)
@@ -260,7 +257,7 @@ function create (state: CalibratedState, ctx: CreateContext): Classifier {
       for (let k = 0; k < nClasses; k++) proba[k] = proba[k]! / members.length
       return { classIndex: argmax(proba), proba, decision: undefined }
     }
-  }
+  })
 }
 
 export const calibratedClassifier = defineEstimator<CalibratedState, 'classifier'>({

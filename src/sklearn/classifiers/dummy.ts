@@ -5,7 +5,7 @@
  * the constant. 'uniform' and 'stratified' predict at random: neither can be served.
  */
 import type { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type Classifier, type EstimatorState } from '../estimator.js'
+import { defineEstimator, probabilistic, type Classifier, type EstimatorState } from '../estimator.js'
 import { argmax } from '../math.js'
 import { pyStr } from '../python-repr.js'
 import { attr, choice, float64Array, param, readClasses, unsupported } from '../record.js'
@@ -44,16 +44,13 @@ function build (obj: PyObject): DummyState {
 }
 
 function create (state: DummyState): Classifier {
-  return {
+  return probabilistic({
     kind: state.kind,
     nFeatures: state.nFeatures,
     classes: state.classes,
-    hasProba: true,
-    hasDecision: false,
-    confidence: 'predict_proba',
     params: {},
     score: () => ({ classIndex: state.classIndex, proba: state.proba.slice(), decision: undefined })
-  }
+  })
 }
 
 export const dummyClassifier = defineEstimator<DummyState, 'classifier'>({

@@ -5,7 +5,7 @@
  * the same float32 row (tree.ts). Checked on 1.2.1, 1.6.1 and 1.9.1.
  */
 import type { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax } from '../math.js'
 import { attr, items, readClasses, shapeError, sklearnClass, unsupported, int } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
@@ -39,13 +39,10 @@ function create (state: ForestState): Classifier {
   const { trees, classes, normalize } = state
   const lookup = new RowLookup(state.nFeatures)
   const n = classes.length
-  return {
+  return probabilistic({
     kind: state.kind,
     nFeatures: state.nFeatures,
     classes,
-    hasProba: true,
-    hasDecision: false,
-    confidence: 'predict_proba',
     params: { n_estimators: trees.length },
     score: (row: SparseRow): Scores => {
       lookup.load(row)
@@ -58,7 +55,7 @@ function create (state: ForestState): Classifier {
       for (let c = 0; c < n; c++) proba[c] = proba[c]! / trees.length
       return { classIndex: argmax(proba), proba, decision: undefined }
     }
-  }
+  })
 }
 
 export const forest = defineEstimator<ForestState, 'classifier'>({

@@ -11,7 +11,7 @@
  */
 import { NdArray } from '../../pickle/numpy.js'
 import { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax, expit, softmaxInPlace, sparseDotPlus } from '../math.js'
 import { attr, choice, int, items, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
@@ -142,13 +142,10 @@ export function forwardPass (state: Pick<MlpState, 'coefs' | 'intercepts' | 'act
 }
 
 function create (state: MlpState): Classifier {
-  return {
+  return probabilistic({
     kind: state.kind,
     nFeatures: state.sizes[0]!,
     classes: state.classes,
-    hasProba: true,
-    hasDecision: false,
-    confidence: 'predict_proba',
     params: state.params,
     score: (row: SparseRow): Scores => {
       const out = forwardPass(state, row)
@@ -160,7 +157,7 @@ function create (state: MlpState): Classifier {
       }
       return { classIndex: argmax(out), proba: out, decision: undefined }
     }
-  }
+  })
 }
 
 export const mlpClassifier = defineEstimator<MlpState, 'classifier'>({

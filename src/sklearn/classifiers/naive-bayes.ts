@@ -3,7 +3,7 @@
  * `predict_proba` (exp of jll - logsumexp(jll)), as scikit-learn computes them.
  */
 import type { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax, logSumExp, numpySum, sparseDotPlus } from '../math.js'
 import { attr, describe, float64Array, param, readClasses, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
@@ -60,13 +60,10 @@ function create (state: NaiveBayesState): Classifier {
     }
     return sparseDotPlus(indices, values, weightT, nClasses, offset)
   }
-  return {
+  return probabilistic({
     kind: state.kind,
     nFeatures: state.nFeatures,
     classes,
-    hasProba: true,
-    hasDecision: false,
-    confidence: 'predict_proba',
     params: state.params,
     linearForm: { score: 'joint_log_likelihood', outputClasses: classes.map((_, k) => k), weightT, intercept: offset, binarize },
     score: (row: SparseRow): Scores => {
@@ -74,7 +71,7 @@ function create (state: NaiveBayesState): Classifier {
       const lse = logSumExp(jll)
       return { classIndex: argmax(jll), proba: jll.map(v => Math.exp(v - lse)), decision: undefined }
     }
-  }
+  })
 }
 
 export const naiveBayes = defineEstimator<NaiveBayesState, 'classifier'>({

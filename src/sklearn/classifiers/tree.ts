@@ -10,7 +10,7 @@
  */
 import { NdArray, type NumericArray, type StructuredColumns } from '../../pickle/numpy.js'
 import { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax, numpySum } from '../math.js'
 import { attr, describe, int, readClasses, recordAttr, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
@@ -190,13 +190,10 @@ function build (obj: PyObject): DecisionTreeState {
 function create (state: DecisionTreeState): Classifier {
   const { tree, classes, normalize } = state
   const lookup = new RowLookup(state.nFeatures)
-  return {
+  return probabilistic({
     kind: state.kind,
     nFeatures: state.nFeatures,
     classes,
-    hasProba: true,
-    hasDecision: false,
-    confidence: 'predict_proba',
     params: { node_count: tree.nodeCount },
     score: (row: SparseRow): Scores => {
       lookup.load(row)
@@ -205,7 +202,7 @@ function create (state: DecisionTreeState): Classifier {
       // predict is the argmax of the raw leaf values (counts before 1.4.1), not of the proba.
       return { classIndex: argmax(leafValues(tree, leaf, classes.length)), proba: treeProba(tree, leaf, classes.length, normalize), decision: undefined }
     }
-  }
+  })
 }
 
 export const decisionTree = defineEstimator<DecisionTreeState, 'classifier'>({

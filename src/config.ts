@@ -58,7 +58,8 @@ const SCHEMA = {
   }
 } as const
 
-const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false })
+// validateSchema off: a fixed schema need not be checked against the meta-schema at every start.
+const ajv = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, validateSchema: false })
 const validate = ajv.compile(SCHEMA)
 
 /**

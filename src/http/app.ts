@@ -24,6 +24,7 @@ import { createExplainHandler } from './routes/explain.js'
 import { createPredictHandlers } from './routes/predict.js'
 import { createHealthHandler, createInfoHandler, createMetricsHandler } from './routes/status.js'
 import { ServiceMetrics } from './service-metrics.js'
+import { createBodyValidator } from './validate.js'
 
 export interface AppOptions {
   readonly config: Readonly<Config>
@@ -70,6 +71,7 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
     cache,
     metrics: new ServiceMetrics(),
     prometheus: prometheusOf(pool, cache),
+    validator: createBodyValidator(config),
     labels: displayLabels(pool.model.classes, config.labelNames)
   }
   let requests = 0

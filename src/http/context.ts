@@ -4,6 +4,7 @@ import type { ClassifierPool } from '../pool/classifier-pool.js'
 import type { PrometheusMetrics } from './prometheus.js'
 import type { ResultCache } from './result-cache.js'
 import type { ServiceMetrics } from './service-metrics.js'
+import type { BodyValidator } from './validate.js'
 
 /** What the routes share, built once by createApp. */
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   readonly cache: ResultCache
   readonly metrics: ServiceMetrics
   readonly prometheus: PrometheusMetrics
+  /** The request bodies' validators, compiled once from the limits. */
+  readonly validator: BodyValidator
   /** The labels the API shows, in class order. */
   readonly labels: readonly string[]
 }

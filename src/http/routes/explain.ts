@@ -7,13 +7,11 @@
 import type { RequestHandler } from 'express'
 import { explanationJson } from '../../sklearn/explain.js'
 import type { AppContext } from '../context.js'
-import { createBodyValidator } from '../validate.js'
 import { sendJson, withinRequestTime } from './predict.js'
 
 export function createExplainHandler (ctx: AppContext): RequestHandler {
-  const validator = createBodyValidator(ctx.config)
   return async (req, res) => {
-    const body = validator.explain(req.body)
+    const body = ctx.validator.explain(req.body)
     const explanations = await withinRequestTime(res, ctx, ctx.pool.explain(body.texts, body.topK))
     res.locals.texts = body.texts.length
     const out = body.texts.map((t, i) => explanationJson(t, explanations[i]!, ctx.labels))

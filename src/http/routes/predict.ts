@@ -8,7 +8,7 @@ import { ServiceError } from '../../errors.js'
 import type { Classified } from '../../pool/classifier-pool.js'
 import type { AppContext } from '../context.js'
 import { pyRound } from '../rounding.js'
-import { createBodyValidator, type PredictBody } from '../validate.js'
+import type { PredictBody } from '../validate.js'
 
 /** Classifies `texts`, from the cache where it can; identical texts are computed once. */
 async function predictTexts (ctx: AppContext, texts: readonly string[], batchSize: number): Promise<Classified> {
@@ -102,7 +102,6 @@ export function sendJson (res: Response, body: string): void {
 }
 
 export function createPredictHandlers (ctx: AppContext): { predict: RequestHandler, batchPredict: RequestHandler } {
-  const validator = createBodyValidator(ctx.config)
   const handle = (parse: (body: unknown) => PredictBody): RequestHandler => async (req, res) => {
     const started = res.locals.startedAt as number
     const body = parse(req.body)
@@ -121,5 +120,5 @@ export function createPredictHandlers (ctx: AppContext): { predict: RequestHandl
     res.locals.texts = body.texts.length
     sendJson(res, batchBody(ctx, body.texts, results, body.batchSize, seconds))
   }
-  return { predict: handle(validator.predict), batchPredict: handle(validator.batch) }
+  return { predict: handle(ctx.validator.predict), batchPredict: handle(ctx.validator.batch) }
 }

@@ -28,10 +28,10 @@ Commands:
 Run 'tfidf-serve <command> --help' for a command's options.
 `
 
-const MODEL_OPTIONS = `  --model PATH        classifier, Pipeline or bundle file (default: models/final_best_model.pkl)
-  --vectorizer PATH   vectorizer file; repeat for CountVectorizer then TfidfTransformer
-                      (default: models/tfidf_vectorizer.pkl; ignored when --model holds one)
-  -h, --help          show this help`
+const MODEL_OPTIONS = `  --model PATH          classifier, Pipeline or bundle file (default: models/final_best_model.pkl)
+  --vectorizer PATH     vectorizer file; repeat for CountVectorizer then TfidfTransformer
+                        (default: models/tfidf_vectorizer.pkl; ignored when --model holds one)
+  -h, --help            show this help`
 
 const HELP: Record<string, string> = {
   predict: `Usage: tfidf-serve predict [options] [FILE]

@@ -73,16 +73,18 @@ function toIssue (e: ErrorObject): ValidationIssue {
   }
 }
 
-/** Validators for both forms, and /explain's, compiled once per app from its limits. */
+/** Each body form's check: the parsed body, or a ValidationError (422). */
 export interface BodyValidator {
   predict: (body: unknown) => PredictBody
   batch: (body: unknown) => PredictBody
   explain: (body: unknown) => ExplainBody
 }
 
+/** Validators for both forms, and /explain's, compiled once per app from its limits. */
 export function createBodyValidator (limits: Limits): BodyValidator {
   // validateSchema off: checking our own fixed schemas against the meta-schema compiled the
-  // meta-schema first: 40% of the main thread's start-up time (the OpenAPI test checks them).
+  // meta-schema first, 40% of the main thread's start-up time; the schemas are fixed, and
+  // tests run every one of them.
   const ajv = new Ajv({ allErrors: true, coerceTypes: false, useDefaults: false, strict: true, verbose: true, validateSchema: false })
   ajv.addKeyword({ keyword: 'text', type: 'string', schemaType: 'number', errors: true, validate: textRules })
   const schemas = requestSchemas(limits)

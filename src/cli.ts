@@ -8,12 +8,9 @@ import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { ServiceError } from './errors.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
-import { ClassifierPool } from './pool/classifier-pool.js'
-import { lineChunks } from './line-chunks.js'
-import { mapLines, type LinesResult } from './prediction-lines.js'
 import { DEFAULT_TOP_K, MAX_TOP_K } from './http/schemas.js'
-import { explanationJson } from './sklearn/explain.js'
-import { loadModel, type ModelPaths } from './sklearn/load-model.js'
+import type { LineFormat, LinesResult } from './prediction-lines.js'
+import type { ModelPaths } from './sklearn/load-model.js'
 
 const USAGE = `Usage: tfidf-serve <command> [options]
 
@@ -93,6 +90,22 @@ const MODEL_ARGS = {
 /** Input read per system call: big enough that a worker task's overhead is small, small enough to stream. */
 const READ_BYTES = 256 * 1024
 
+function lineFormat (value: string | undefined): LineFormat {
+  if (value !== 'lines' && value !== 'jsonl') throw new UsageError(`--format must be lines or jsonl, not '${value ?? ''}'`)
+  return value
+}
+
+/**
+ * Writes a chunk's output; a bad line (whose output stops before it) then ends the run,
+ * naming it. Returns the count of lines written so far.
+ */
+async function writeChunk (result: LinesResult, linesBefore: number): Promise<number> {
+  const flushed = process.stdout.write(result.output)
+  if (result.bad !== undefined) throw new UsageError(`line ${linesBefore + result.bad.line + 1} ${result.bad.reason}`)
+  if (!flushed) await once(process.stdout, 'drain')
+  return linesBefore + result.lines
+}
+
 function workerCount (value: string | undefined): number {
   if (value === undefined) return availableParallelism()
   const n = Number(value)
@@ -108,28 +121,25 @@ function workerCount (value: string | undefined): number {
 async function predict (argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_ARGS, format: { type: 'string', default: 'lines' }, workers: { type: 'string' }, stats: { type: 'boolean' } } })
   if (values.help === true) return void process.stdout.write(HELP.predict)
-  const format = values.format
-  if (format !== 'lines' && format !== 'jsonl') throw new UsageError(`--format must be lines or jsonl, not '${format ?? ''}'`)
+  const format = lineFormat(values.format)
   if (positionals.length > 1) throw new UsageError('predict takes at most one FILE')
   const workers = workerCount(values.workers)
   const started = performance.now()
   const { model, vectorizers } = modelPaths(values)
   const inFlight = workers * 2
+  // Loaded here, not at the top: `serve` and `inspect` do not need them.
+  const [{ ClassifierPool }, { lineChunks }] = await Promise.all([import('./pool/classifier-pool.js'), import('./line-chunks.js')])
   const pool = await ClassifierPool.start({ modelPath: model, vectorizerPaths: vectorizers ?? [], workers, predictionTimeoutMs: 3_600_000, maxConcurrentRequests: inFlight, maxQueue: 0 })
   const loaded = performance.now()
   let texts = 0
   try {
-    const out = process.stdout
     const queue: Array<Promise<LinesResult>> = []
     let linesBefore = 0
     // The oldest chunk is written first, whichever finishes first.
     const writeOldest = async (): Promise<void> => {
       const result = await queue.shift()!
       texts += result.texts
-      const flushed = out.write(result.output)
-      if (result.bad !== undefined) throw new UsageError(`line ${linesBefore + result.bad.line + 1} ${result.bad.reason}`)
-      linesBefore += result.lines
-      if (!flushed) await once(out, 'drain')
+      linesBefore = await writeChunk(result, linesBefore)
     }
     const submit = async (chunk: Uint8Array): Promise<void> => {
       const task = pool.predictLines(chunk, format)
@@ -151,27 +161,24 @@ async function predict (argv: string[]): Promise<void> {
 async function explain (argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_ARGS, format: { type: 'string', default: 'lines' }, 'top-k': { type: 'string', default: String(DEFAULT_TOP_K) } } })
   if (values.help === true) return void process.stdout.write(HELP.explain)
-  const format = values.format
-  if (format !== 'lines' && format !== 'jsonl') throw new UsageError(`--format must be lines or jsonl, not '${format ?? ''}'`)
+  const format = lineFormat(values.format)
   const topK = Number(values['top-k'])
   if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw new UsageError(`--top-k must be an integer from 1 to ${MAX_TOP_K}, not '${values['top-k'] ?? ''}'`)
   if (positionals.length > 1) throw new UsageError('explain takes at most one FILE')
+  const [{ loadModel }, { lineChunks }, { mapLines }, { explanationJson }] = await Promise.all([import('./sklearn/load-model.js'), import('./line-chunks.js'), import('./prediction-lines.js'), import('./sklearn/explain.js')])
   const { predictor } = await loadModel(modelPaths(values))
   const refusal = predictor.explainRefusal
   if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
   let linesBefore = 0
   for await (const chunk of lineChunks(positionals[0], READ_BYTES)) {
-    const result = mapLines(chunk, format, text => JSON.stringify(explanationJson(text, predictor.explain(text, topK), predictor.classes)))
-    const flushed = process.stdout.write(result.output)
-    if (result.bad !== undefined) throw new UsageError(`line ${linesBefore + result.bad.line + 1} ${result.bad.reason}`)
-    linesBefore += result.lines
-    if (!flushed) await once(process.stdout, 'drain')
+    linesBefore = await writeChunk(mapLines(chunk, format, text => JSON.stringify(explanationJson(text, predictor.explain(text, topK), predictor.classes))), linesBefore)
   }
 }
 
 async function inspect (argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: MODEL_ARGS })
   if (values.help === true) return void process.stdout.write(HELP.inspect)
+  const { loadModel } = await import('./sklearn/load-model.js')
   const { predictor, notes } = await loadModel(modelPaths(values))
   const info = predictor.info
   process.stdout.write(JSON.stringify({

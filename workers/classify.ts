@@ -3,7 +3,6 @@
  * arrays live in shared memory: a worker only creates the working estimators over them
  * (and its own scratch buffers), then classifies batches of texts.
  */
-import { getHeapStatistics } from 'node:v8'
 import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
 import { predictLines, type LinesResult } from '../src/prediction-lines.js'
@@ -34,7 +33,7 @@ export async function status (): Promise<WorkerStatus> {
   const m = await made
   if ('failure' in m) return m.failure
   const { total, shared } = stateBytes(m.state)
-  return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared, heapUsed: getHeapStatistics().used_heap_size }, explainRefusal: m.predictor.explainRefusal ?? null }
+  return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared }, explainRefusal: m.predictor.explainRefusal ?? null }
 }
 
 /** The model, or the reason it could not be made, thrown. */

@@ -70,7 +70,7 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
     logger,
     cache,
     metrics: new ServiceMetrics(),
-    prometheus: prometheusOf(pool, cache),
+    prometheus: config.enableMetrics ? prometheusOf(pool, cache) : undefined,
     validator: createBodyValidator(config),
     labels: displayLabels(pool.model.classes, config.labelNames)
   }
@@ -82,7 +82,6 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
   app.set('case sensitive routing', true)
   app.set('strict routing', true)
   const pino = logger.pino
-  const counting = config.enableMetrics
   app.use((req, res, next) => {
     res.locals.startedAt = performance.now()
     res.locals.requestId = `req-${++requests}`
@@ -92,7 +91,7 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
     // 'close' comes for every response, sent whole or cut off: one log line, one count.
     res.once('close', () => {
       if (pino !== undefined) logRequest(pino, req, res)
-      if (counting) countRequest(ctx.prometheus, req, res)
+      if (ctx.prometheus !== undefined) countRequest(ctx.prometheus, req, res)
     })
     next()
   })

@@ -13,7 +13,8 @@ export interface AppContext {
   readonly logger: Logger
   readonly cache: ResultCache
   readonly metrics: ServiceMetrics
-  readonly prometheus: PrometheusMetrics
+  /** The Prometheus series; none with ENABLE_METRICS=false (nothing is counted then). */
+  readonly prometheus: PrometheusMetrics | undefined
   /** The request bodies' validators, compiled once from the limits. */
   readonly validator: BodyValidator
   /** The labels the API shows, in class order. */

@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js'
 import type { PrometheusMetrics } from './prometheus.js'
 import { ValidationError } from './validate.js'
 
-export function createErrorHandler (logger: Logger, prometheus: PrometheusMetrics): ErrorRequestHandler {
+export function createErrorHandler (logger: Logger, prometheus: PrometheusMetrics | undefined): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) {
       req.socket.destroy()
@@ -23,7 +23,7 @@ export function createErrorHandler (logger: Logger, prometheus: PrometheusMetric
     if (err instanceof ServiceError && err.code !== 'ERR_INTERNAL') {
       if (err.statusCode === 503) {
         res.setHeader('Retry-After', '1')
-        prometheus.rejected(err.code)
+        prometheus?.rejected(err.code)
         if (err.code === 'ERR_PREDICTION_TIMEOUT' || err.code === 'ERR_REQUEST_TIMEOUT') logger.warn('timeout', { request_id: res.locals.requestId, cause: err.code, detail: err.message })
       }
       res.status(err.statusCode).json({ detail: err.message })

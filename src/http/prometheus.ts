@@ -5,7 +5,7 @@
  * requests go by. Names follow Prometheus's conventions: a `tfidf_` prefix, base units,
  * `_total` on counters.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type CounterConfiguration, type OpenMetricsContentType } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type CounterConfiguration, type RegistryContentType } from 'prom-client'
 import type { ErrorCode } from '../errors.js'
 
 /** What the scrape reads from the rest of the service. */
@@ -37,11 +37,10 @@ const REJECTION_CAUSES: Partial<Record<ErrorCode, string>> = {
 }
 
 export class PrometheusMetrics {
-  readonly #text = new Registry()
-  readonly #openMetrics = new Registry<OpenMetricsContentType>()
-  /** Counters and the names they were given: an OpenMetrics scrape strips `_total` from them. */
-  readonly #counters: Array<[Counter, string]> = []
-  /** Scrapes one at a time: a scrape in one format renames counters under the other's feet. */
+  /** One registry, told the format at each scrape (scrapes run one at a time). */
+  readonly #registry = new Registry<RegistryContentType>()
+  /** Counters and their names: an OpenMetrics scrape strips `_total` from them, a text scrape puts it back. */
+  readonly #counters: Array<[{ name: string }, string]>
   #scraping: Promise<unknown> = Promise.resolve()
 
   readonly requests: Counter<'route' | 'method' | 'status'>
@@ -54,15 +53,9 @@ export class PrometheusMetrics {
   readonly rejections: Counter<'cause'>
 
   constructor (sources: MetricsSources) {
-    this.#openMetrics.setContentType(Registry.OPENMETRICS_CONTENT_TYPE)
-    const registers = [this.#text, this.#openMetrics as unknown as Registry]
-    collectDefaultMetrics({ register: this.#text })
-    collectDefaultMetrics({ register: this.#openMetrics })
-    const counter = <L extends string>(config: CounterConfiguration<L>): Counter<L> => {
-      const c = new Counter({ ...config, registers })
-      this.#counters.push([c as unknown as Counter, config.name])
-      return c
-    }
+    const registers = [this.#registry]
+    collectDefaultMetrics({ register: this.#registry })
+    const counter = <L extends string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> => new Counter({ ...config, registers })
     this.requests = counter({ name: 'tfidf_http_requests_total', help: 'HTTP requests answered, by route, method and status', labelNames: ['route', 'method', 'status'] })
     this.requestSeconds = new Histogram({ name: 'tfidf_http_request_duration_seconds', help: 'Time from a request\'s arrival to its response, by route', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers })
     this.predictions = counter({ name: 'tfidf_predictions_total', help: 'Texts predicted, by the label given', labelNames: ['label'] })
@@ -72,21 +65,16 @@ export class PrometheusMetrics {
     this.textsWithoutKnownFeature = counter({ name: 'tfidf_texts_without_known_feature_total', help: 'Texts with no term the model knows: their prediction is the intercept\'s alone' })
     this.rejections = counter({ name: 'tfidf_rejected_requests_total', help: 'Requests answered 503, by cause (timeouts included)', labelNames: ['cause'] })
 
-    const cacheHits = counter({ name: 'tfidf_cache_hits_total', help: 'Result cache look-ups that found the text' })
-    const cacheMisses = counter({ name: 'tfidf_cache_misses_total', help: 'Result cache look-ups that did not' })
-    const restarts = counter({ name: 'tfidf_worker_restarts_total', help: 'Worker threads replaced after a crash or a timeout' })
-    // Counts kept elsewhere, brought up to date at each scrape (collect runs on every scrape of either registry).
-    let seen = { lookups: 0, hits: 0, restarts: 0 }
-    const catchUp = (): void => {
-      const { lookups, hits } = sources.cacheCounts()
-      const now = { lookups, hits, restarts: sources.workerRestarts() }
-      cacheHits.inc(now.hits - seen.hits)
-      cacheMisses.inc((now.lookups - now.hits) - (seen.lookups - seen.hits))
-      restarts.inc(now.restarts - seen.restarts)
-      seen = now
+    // Counts kept elsewhere, each brought up to date when scraped.
+    const following = (name: string, help: string, read: () => number): void => {
+      let seen = 0
+      counter({ name, help, collect () { const now = read(); this.inc(now - seen); seen = now } })
     }
+    following('tfidf_cache_hits_total', 'Result cache look-ups that found the text', () => sources.cacheCounts().hits)
+    following('tfidf_cache_misses_total', 'Result cache look-ups that did not', () => { const { lookups, hits } = sources.cacheCounts(); return lookups - hits })
+    following('tfidf_worker_restarts_total', 'Worker threads replaced after a crash or a timeout', sources.workerRestarts)
     const gauge = (name: string, help: string, read: () => number): void => {
-      const g = new Gauge({ name, help, registers, collect () { catchUp(); this.set(read()) } })
+      const g = new Gauge({ name, help, registers, collect () { this.set(read()) } })
       void g
     }
     gauge('tfidf_queue_depth', 'Prediction requests waiting for a slot', sources.waiting)
@@ -98,6 +86,8 @@ export class PrometheusMetrics {
     const { classifier, vectorizer, features, sklearnVersion } = sources.model
     const info = new Gauge({ name: 'tfidf_model_info', help: 'The model served (always 1): estimator, vectorizer, feature count, scikit-learn version', labelNames: ['classifier', 'vectorizer', 'features', 'sklearn_version'], registers })
     info.set({ classifier, vectorizer, features: String(features), sklearn_version: sklearnVersion }, 1)
+    // prom-client's default counters too.
+    this.#counters = this.#registry.getMetricsAsArray().filter(m => m instanceof Counter).map(m => [m as unknown as { name: string }, m.name])
   }
 
   /** Counts a 503 under its cause. */
@@ -108,12 +98,13 @@ export class PrometheusMetrics {
 
   /** The exposition in `format`, and the Content-Type to send it with. */
   async render (format: ExpositionFormat): Promise<{ contentType: string, body: string }> {
-    const registry: { contentType: string, metrics: () => Promise<string> } = format === 'openmetrics' ? this.#openMetrics : this.#text
+    const contentType = format === 'openmetrics' ? Registry.OPENMETRICS_CONTENT_TYPE : Registry.PROMETHEUS_CONTENT_TYPE
     const scrape = this.#scraping.then(async () => {
-      if (format === 'text') for (const [c, name] of this.#counters) (c as unknown as { name: string }).name = name
-      return await registry.metrics()
+      this.#registry.setContentType(contentType)
+      if (format === 'text') for (const [c, name] of this.#counters) c.name = name
+      return await this.#registry.metrics()
     })
     this.#scraping = scrape.catch(() => {})
-    return { contentType: registry.contentType, body: await scrape }
+    return { contentType, body: await scrape }
   }
 }

@@ -30,7 +30,8 @@ export class ResultCache {
   /** @param size most entries (0: off); @param maxBytes most bytes (0: off). */
   constructor (size: number, maxBytes: number) {
     const entries = Math.min(size, Math.floor(maxBytes / ENTRY_BYTES))
-    this.#lru = entries > 0 ? new LRUCache<string, CachedResult>({ max: entries, maxSize: entries * ENTRY_BYTES, sizeCalculation: () => ENTRY_BYTES }) : undefined
+    // Every entry counts ENTRY_BYTES, so the byte bound is an entry bound: no size to track.
+    this.#lru = entries > 0 ? new LRUCache<string, CachedResult>({ max: entries }) : undefined
   }
 
   get enabled (): boolean {
@@ -56,7 +57,8 @@ export class ResultCache {
 
   /** Entries held now, and their bytes as the bound counts them. */
   get size (): { entries: number, bytes: number } {
-    return { entries: this.#lru?.size ?? 0, bytes: this.#lru?.calculatedSize ?? 0 }
+    const entries = this.#lru?.size ?? 0
+    return { entries, bytes: entries * ENTRY_BYTES }
   }
 
   /** Look-ups and hits since start. */

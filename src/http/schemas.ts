@@ -14,7 +14,7 @@ export const DEFAULT_TOP_K = 10
 
 type Schema = Record<string, unknown>
 
-export function textSchema (limits: Limits): Schema {
+function textSchema (limits: Limits): Schema {
   return { type: 'string', minLength: 1, maxLength: limits.maxTextLength, description: `A text of 1 to ${limits.maxTextLength} code points, with no lone UTF-16 surrogate.` }
 }
 

@@ -65,8 +65,6 @@ export interface ModelStatus {
 export interface WorkerMemory {
   readonly sharedBytes: number
   readonly ownBytes: number
-  /** The worker isolate's V8 heap in use. */
-  readonly heapUsed: number
 }
 
 export type WorkerStatus =

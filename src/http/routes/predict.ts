@@ -38,6 +38,9 @@ async function predictTexts (ctx: AppContext, texts: readonly string[], batchSiz
   })
   if (missing.length === 0) return out
   const computed = await ctx.pool.classify(missing, batchSize)
+  for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
+  // Every text unique and computed (the cache off or cold): they are in order already.
+  if (missing.length === n) return computed
   for (let i = 0; i < n; i++) {
     const m = slot[i]!
     if (m < 0) continue
@@ -47,13 +50,13 @@ async function predictTexts (ctx: AppContext, texts: readonly string[], batchSiz
     out.terms[i] = computed.terms[m]!
     out.known[i] = computed.known[m]!
   }
-  for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
   return out
 }
 
 /** Counts a request's texts into the Prometheus series: labels, lengths, vocabulary coverage. */
 function observe (ctx: AppContext, texts: readonly string[], r: Classified): void {
   const p = ctx.prometheus
+  if (p === undefined) return
   p.textsPerRequest.observe(texts.length)
   const perClass = new Int32Array(ctx.labels.length)
   for (let i = 0; i < texts.length; i++) {
@@ -105,20 +108,15 @@ export function createPredictHandlers (ctx: AppContext): { predict: RequestHandl
   const handle = (parse: (body: unknown) => PredictBody): RequestHandler => async (req, res) => {
     const started = res.locals.startedAt as number
     const body = parse(req.body)
-    if (body.form === 'single') {
-      const r = await withinRequestTime(res, ctx, predictTexts(ctx, [body.text], 1))
-      ctx.metrics.record(1, (performance.now() - started) / 1000)
-      observe(ctx, [body.text], r)
-      res.locals.texts = 1
-      sendJson(res, `{"sentiment":${json(ctx.labels[r.classIndex[0]!])},"confidence":${json(pyRound(r.confidence[0]!, 4))},"model_used":${json(ctx.pool.model.classifier)},"processing_time":${json(r.seconds[0])},"request_id":${json(res.locals.requestId)}}`)
-      return
-    }
-    const results = await withinRequestTime(res, ctx, predictTexts(ctx, body.texts, body.batchSize))
+    const texts = body.form === 'single' ? [body.text] : body.texts
+    const r = await withinRequestTime(res, ctx, predictTexts(ctx, texts, body.form === 'single' ? 1 : body.batchSize))
     const seconds = (performance.now() - started) / 1000
-    ctx.metrics.record(body.texts.length, seconds)
-    observe(ctx, body.texts, results)
-    res.locals.texts = body.texts.length
-    sendJson(res, batchBody(ctx, body.texts, results, body.batchSize, seconds))
+    ctx.metrics.record(texts.length, seconds)
+    observe(ctx, texts, r)
+    res.locals.texts = texts.length
+    sendJson(res, body.form === 'single'
+      ? `{"sentiment":${json(ctx.labels[r.classIndex[0]!])},"confidence":${json(pyRound(r.confidence[0]!, 4))},"model_used":${json(ctx.pool.model.classifier)},"processing_time":${json(r.seconds[0])},"request_id":${json(res.locals.requestId)}}`
+      : batchBody(ctx, texts, r, body.batchSize, seconds))
   }
   return { predict: handle(ctx.validator.predict), batchPredict: handle(ctx.validator.batch) }
 }

@@ -45,12 +45,13 @@ function metricsFormat (req: Request): ExpositionFormat | 'json' {
 
 export function createMetricsHandler (ctx: AppContext): RequestHandler {
   return async (req, res) => {
-    if (!ctx.config.enableMetrics) throw new ServiceError('ERR_NOT_FOUND', 'metrics are not enabled (ENABLE_METRICS=false)')
+    const prometheus = ctx.prometheus
+    if (prometheus === undefined) throw new ServiceError('ERR_NOT_FOUND', 'metrics are not enabled (ENABLE_METRICS=false)')
     const format = metricsFormat(req)
     if (format !== 'json') {
       let exposition
       try {
-        exposition = await ctx.prometheus.render(format)
+        exposition = await prometheus.render(format)
       } catch (err) {
         throw new ServiceError('ERR_METRICS_FAILED', undefined, { cause: err })
       }

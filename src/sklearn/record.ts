@@ -162,19 +162,6 @@ export function readClasses (value: PyValue, owner: string, min = 2): string[] {
   return labels
 }
 
-/** A (dense or sparse) 2-d matrix as rows x cols float64 values, C order. */
-export function denseMatrix (value: PyValue, what: string): { data: Float64Array, rows: number, cols: number } {
-  if (value instanceof SparseMatrix) {
-    const [rows, cols] = value.shape
-    const data = new Float64Array(rows * cols)
-    forEachEntry(value, what, (i, j, v) => { data[i * cols + j] = v })
-    return { data, rows, cols }
-  }
-  const array = numericArray(value, what, 2)
-  const [rows, cols] = array.shape as [number, number]
-  return { data: toFloat64(array, what), rows, cols }
-}
-
 /** Calls `fn(row, col, value)` for each stored entry of a csr, csc or coo matrix. */
 export function forEachEntry (m: SparseMatrix, what: string, fn: (i: number, j: number, v: number) => void): void {
   const data = toFloat64(m.data, `${what} data`)

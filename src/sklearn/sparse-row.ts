@@ -15,3 +15,18 @@ export function denseRow (values: Float64Array, float32 = false): SparseRow {
   for (let j = 0; j < indices.length; j++) indices[j] = j
   return { indices, values, float32 }
 }
+
+/** The row's entries by increasing index, as scikit-learn's `X.sort_indices()` leaves them. */
+export function sortedEntries (row: SparseRow): { indices: Int32Array, values: Float64Array } {
+  const { indices, values } = row
+  let sorted = true
+  for (let e = 1; e < indices.length; e++) {
+    if (indices[e]! < indices[e - 1]!) {
+      sorted = false
+      break
+    }
+  }
+  if (sorted) return { indices, values }
+  const order = Array.from(indices.keys()).sort((a, b) => indices[a]! - indices[b]!)
+  return { indices: Int32Array.from(order, e => indices[e]!), values: Float64Array.from(order, e => values[e]!) }
+}

@@ -61,10 +61,11 @@ function create (state: AdaBoostState, ctx: CreateContext): Classifier {
   const lose = -1 / (k - 1)
   const decisionOf = (row: SparseRow): Float64Array => {
     const pred = new Float64Array(k)
+    const logq = real ? new Float64Array(k) : pred
     estimators.forEach((e, i) => {
       const scores = e.score(row)
       if (real) {
-        const logq = new Float64Array(k)
+        logq.fill(0)
         scores.proba!.forEach((q, j) => { logq[toOuter[i]![j]!] = Math.log(Math.max(q, EPS64)) })
         const sum = numpySum(logq)
         for (let c = 0; c < k; c++) pred[c]! += (k - 1) * (logq[c]! - (1 / k) * sum)

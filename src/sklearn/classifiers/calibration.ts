@@ -19,7 +19,7 @@ import { defineEstimator, probabilistic, type BuildContext, type Classifier, typ
 import { argmax, expit, numpySum, softmaxInPlace } from '../math.js'
 import { attr, attrOf, choice, describe, isFloat32, items, num, numericArray, readClasses, shapeError, sklearnClass, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { encodedClassIndices, labelClassIndices } from './inner.js'
+import { commonWidth, encodedClassIndices, labelClassIndices } from './inner.js'
 
 export type CalibrationMethod = 'sigmoid' | 'isotonic' | 'temperature'
 
@@ -236,13 +236,7 @@ function create (state: CalibratedState, ctx: CreateContext): Classifier {
   const { classes, kind } = state
   const nClasses = classes.length
   const members = state.members.map((m, i) => createMember(m, classes, `${kind}.calibrated_classifiers_[${i}]`, ctx))
-  let nFeatures = -1
-  members.forEach((m, i) => {
-    const w = m.estimator.nFeatures
-    if (w < 0) return
-    if (nFeatures >= 0 && w !== nFeatures) shapeError(`${kind}.calibrated_classifiers_[${i}].estimator expects ${w} features, another fold's ${nFeatures}`)
-    nFeatures = w
-  })
+  const nFeatures = commonWidth(members.map(m => m.estimator), i => `${kind}.calibrated_classifiers_[${i}].estimator`)
   return probabilistic({
     kind,
     nFeatures,

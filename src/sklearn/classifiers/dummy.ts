@@ -8,7 +8,7 @@ import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, probabilistic, type Classifier, type EstimatorState } from '../estimator.js'
 import { argmax } from '../math.js'
 import { pyStr } from '../python-repr.js'
-import { attr, choice, float64Array, param, readClasses, unsupported } from '../record.js'
+import { attr, choice, float64Array, int, param, readClasses, unsupported } from '../record.js'
 
 interface DummyState extends EstimatorState {
   readonly classes: readonly string[]
@@ -39,7 +39,7 @@ function build (obj: PyObject): DummyState {
   } else {
     return unsupported(`${obj.name} with strategy '${strategy}' predicts at random and cannot be served`)
   }
-  const nFeatures = typeof obj.get('n_features_in_') === 'number' ? obj.get('n_features_in_') as number : -1
+  const nFeatures = int(obj, 'n_features_in_', -1)
   return { type: 'dummy', kind: obj.name, classes, nFeatures, proba, classIndex }
 }
 

@@ -9,7 +9,7 @@ import { defineEstimator, probabilistic, type Classifier, type EstimatorState, t
 import { argmax } from '../math.js'
 import { attr, items, readClasses, shapeError, sklearnClass, unsupported, int } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { RowLookup, applyTree, featureCount, readEstimatorTree, storesCounts, treeProba, type TreeState } from './tree.js'
+import { RowLookup, applyTree, featureCount, readEstimatorTree, storesCounts, addTreeProba, type TreeState } from './tree.js'
 
 interface ForestState extends EstimatorState {
   readonly classes: readonly string[]
@@ -47,10 +47,7 @@ function create (state: ForestState): Classifier {
     score: (row: SparseRow): Scores => {
       lookup.load(row)
       const proba = new Float64Array(n)
-      for (const tree of trees) {
-        const p = treeProba(tree, applyTree(tree, lookup.values), n, normalize)
-        for (let c = 0; c < n; c++) proba[c]! += p[c]!
-      }
+      for (const tree of trees) addTreeProba(tree, applyTree(tree, lookup.values), n, normalize, proba)
       lookup.clear()
       for (let c = 0; c < n; c++) proba[c] = proba[c]! / trees.length
       return { classIndex: argmax(proba), proba, decision: undefined }

@@ -130,10 +130,14 @@ function create (state: GradientBoostingState, ctx: CreateContext): Classifier {
   const { k, trees, learningRate, exponential, since14, classes } = state
   const init = state.init === null ? null : ctx.create('classifier', state.init)
   const lookup = new RowLookup(state.nFeatures)
+  // A DummyClassifier init (the default since 0.21) answers the same whatever the row: once.
+  const constantInit = state.initRaw ?? (init !== null && state.init!.type === 'dummy'
+    ? initRaw(state, init.score({ indices: new Int32Array(0), values: new Float64Array(0), float32: true }).proba!)
+    : null)
   const rawScores = (row: SparseRow): Float64Array => {
     let raw: Float64Array
-    if (state.initRaw !== null) {
-      raw = state.initRaw.slice()
+    if (constantInit !== null) {
+      raw = constantInit.slice()
     } else if (init === null) {
       raw = new Float64Array(k)
     } else {

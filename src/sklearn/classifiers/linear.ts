@@ -15,7 +15,7 @@ import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { expitFloat32, numpySumFloat32, softmaxFloat32InPlace } from '../float32.js'
 import { argmax, expit, numpySum, softmaxInPlace, sparseDotPlus } from '../math.js'
-import { attr, attrOf, describe, forEachEntry, isFloat32, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
+import { attr, describe, forEachEntry, isFloat32, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 
 /**
@@ -87,7 +87,8 @@ function build (obj: PyObject): LinearState {
     ? attr(recordAttr(obj, '_label_binarizer'), 'classes_')
     : attr(obj, 'classes_')
   const classes = readClasses(classesValue, name)
-  const { coefT, outputs, features } = transposedCoef(attr(obj, 'coef_'), name)
+  const coef = attr(obj, 'coef_')
+  const { coefT, outputs, features } = transposedCoef(coef, name)
   const expected = classes.length === 2 ? 1 : classes.length
   if (outputs !== expected) shapeError(`${name}.coef_ has ${outputs} rows for ${classes.length} classes`)
   let proba: ProbaKind = 'none'
@@ -102,8 +103,7 @@ function build (obj: PyObject): LinearState {
     params.loss = loss
     proba = loss === 'log_loss' || loss === 'log' ? 'ovr' : loss === 'modified_huber' ? 'modified_huber' : 'none'
   }
-  const coef = attr(obj, 'coef_')
-  const interceptValue = attrOf(obj, ['intercept_'])
+  const interceptValue = attr(obj, 'intercept_')
   const intercept = readIntercept(interceptValue, outputs, name)
   const coefFloat32 = (coef instanceof NdArray || coef instanceof SparseMatrix) && isFloat32(coef)
   const interceptFloat32 = interceptValue instanceof NdArray && isFloat32(interceptValue)
@@ -124,9 +124,13 @@ function modifiedHuberProba (decision: Float64Array, nClasses: number, round: (x
     const p = clip(decision[0]!, same)
     return Float64Array.of(1 - p, p)
   }
-  const p = decision.map(d => clip(d, round))
+  return normalized(decision.map(d => clip(d, round)), nClasses, round, true)
+}
+
+/** `p` over its sum, in the decisions' dtype (`round`); a row summing to 0 made uniform when `zeroUniform`. */
+function normalized (p: Float64Array, nClasses: number, round: (x: number) => number, zeroUniform: boolean): Float64Array {
   let sum = round === same ? numpySum(p) : numpySumFloat32(p)
-  if (sum === 0) {
+  if (sum === 0 && zeroUniform) {
     p.fill(1)
     sum = nClasses
   }
@@ -145,13 +149,7 @@ function probaOf (kind: ProbaKind, decision: Float64Array, nClasses: number, flo
         const p = sigmoid(decision[0]!)
         return Float64Array.of(round(1 - p), p)
       }
-      const p = decision.map(sigmoid)
-      let sum = float32 ? numpySumFloat32(p) : numpySum(p)
-      if (sum === 0 && zeroRowUniform) {
-        p.fill(1)
-        sum = nClasses
-      }
-      return p.map(v => round(v / sum))
+      return normalized(decision.map(sigmoid), nClasses, round, zeroRowUniform)
     }
     case 'multinomial': {
       const softmax = float32 ? softmaxFloat32InPlace : softmaxInPlace

@@ -12,7 +12,7 @@
 import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
 import { attr, bool, describe, items, param, readClasses, shapeError, unsupported } from '../record.js'
-import { denseRow, type SparseRow } from '../sparse-row.js'
+import { denseRow, sortedEntries, type SparseRow } from '../sparse-row.js'
 import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
 
 export type StackMethod = 'predict_proba' | 'decision_function' | 'predict'
@@ -123,15 +123,14 @@ function create (state: StackingState, ctx: CreateContext): Classifier {
    * by nMeta; the COO-to-CSR conversion leaves each row's columns ascending.
    */
   const withPassthrough = (meta: Float64Array, row: SparseRow): SparseRow => {
-    const order = Array.from(row.indices.keys())
-    if (row.indices.some((c, e) => e > 0 && c < row.indices[e - 1]!)) order.sort((a, b) => row.indices[a]! - row.indices[b]!)
+    const sorted = sortedEntries(row)
     const metaCols: number[] = []
     for (let j = 0; j < nMeta; j++) if (meta[j] !== 0) metaCols.push(j)
-    const n = metaCols.length + order.length
+    const n = metaCols.length + sorted.indices.length
     const indices = new Int32Array(n)
     const values = new Float64Array(n)
     metaCols.forEach((j, p) => { indices[p] = j; values[p] = meta[j]! })
-    order.forEach((e, p) => { indices[metaCols.length + p] = row.indices[e]! + nMeta; values[metaCols.length + p] = row.values[e]! })
+    sorted.indices.forEach((c, e) => { indices[metaCols.length + e] = c + nMeta; values[metaCols.length + e] = sorted.values[e]! })
     return { indices, values, float32: false }
   }
 

@@ -13,13 +13,13 @@
  * ~1e-15 (adding the zero terms changes nothing, so the dense support vectors are kept
  * in CSR form like the sparse ones).
  */
-import { NdArray, type NumericArray } from '../../pickle/numpy.js'
+import type { NumericArray } from '../../pickle/numpy.js'
 import { SparseMatrix, indexAt } from '../../pickle/scipy-sparse.js'
 import { PyTuple, type PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax, softmaxInPlace } from '../math.js'
-import { attr, attrOf, bool, describe, int, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
-import type { SparseRow } from '../sparse-row.js'
+import { attr, attrOf, bool, describe, int, num, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
+import { sortedEntries, type SparseRow } from '../sparse-row.js'
 
 /** The kernels served ('precomputed' and callables are not). */
 export type SvmKernel = 'linear' | 'poly' | 'rbf' | 'sigmoid'
@@ -142,12 +142,7 @@ function probabilityOf (obj: PyObject): boolean {
 }
 
 function gammaOf (obj: PyObject, nFeatures: number): number {
-  if (obj.has('_gamma')) {
-    const g = obj.get('_gamma')
-    if (typeof g === 'number') return g
-    if (g instanceof NdArray && g.shape.length === 0 && 'iuf'.includes(g.dtype.kind)) return Number((g.data as NumericArray)[0])
-    return unsupported(`${obj.name}._gamma is ${describe(g)}, not a number`)
-  }
+  if (obj.has('_gamma')) return num(obj, '_gamma')
   // Pickles older than 0.20 have only the parameter; 'auto' was then 1 / n_features.
   const g = param(obj, 'gamma', 'auto')
   if (typeof g === 'number') return g
@@ -244,7 +239,7 @@ function build (obj: PyObject): SvcState {
   const degree = kernel === 'poly' ? int(obj, 'degree', 3) : 3
   if (kernel === 'poly' && (degree < -(2 ** 31) || degree >= 2 ** 31)) shapeError(`${name}.degree is ${degree}, not a C int`)
   const gamma = kernel === 'linear' ? 0 : gammaOf(obj, nFeatures)
-  const coef0 = kernel === 'poly' || kernel === 'sigmoid' ? toNumber(param(obj, 'coef0', 0), `${name}.coef0`) : 0
+  const coef0 = kernel === 'poly' || kernel === 'sigmoid' ? num(obj, 'coef0', 0) : 0
 
   const params: Record<string, unknown> = {
     kernel,
@@ -281,28 +276,6 @@ function build (obj: PyObject): SvcState {
     breakTies: breakTiesParam && ovr && k > 2,
     params
   }
-}
-
-function toNumber (v: PyValue, what: string): number {
-  if (typeof v === 'number') return v
-  if (typeof v === 'bigint' && Number.isSafeInteger(Number(v))) return Number(v)
-  if (v instanceof NdArray && v.shape.length === 0 && 'iuf'.includes(v.dtype.kind)) return Number((v.data as NumericArray)[0])
-  return unsupported(`${what} is ${describe(v)}, not a number`)
-}
-
-/** The row's entries by increasing index, as scikit-learn's `X.sort_indices()` leaves them. */
-export function sortedEntries (row: SparseRow): { indices: Int32Array, values: Float64Array } {
-  const { indices, values } = row
-  let sorted = true
-  for (let e = 1; e < indices.length; e++) {
-    if (indices[e]! < indices[e - 1]!) {
-      sorted = false
-      break
-    }
-  }
-  if (sorted) return { indices, values }
-  const order = Array.from(indices.keys()).sort((a, b) => indices[a]! - indices[b]!)
-  return { indices: Int32Array.from(order, e => indices[e]!), values: Float64Array.from(order, e => values[e]!) }
 }
 
 /** libsvm's `powi`: base^n by squaring, n a C int (n <= 0 gives 1). */

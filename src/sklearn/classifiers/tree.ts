@@ -33,7 +33,8 @@ export interface TreeState {
   readonly width: number
 }
 
-function column (nodes: StructuredColumns, name: string, what: string): NumericArray {
+/** One numeric field of a Tree record's structured `nodes` array. */
+export function nodeColumn (nodes: StructuredColumns, name: string, what: string): NumericArray {
   const c = nodes.get(name)
   if (c === undefined || c instanceof Map || Array.isArray(c)) return shapeError(`${what}.nodes has no numeric '${name}' field`)
   return c as NumericArray
@@ -57,11 +58,11 @@ export function readTree (tree: PyObject, what: string, nFeatures: number): Tree
   if (valuesArray.shape[1] !== 1) unsupported(`${what} has ${String(valuesArray.shape[1])} outputs: multi-output trees are not supported`)
   const width = valuesArray.shape[2]!
   const nodes = nodesArray.data
-  const left = Int32Array.from(column(nodes, 'left_child', what), Number)
-  const right = Int32Array.from(column(nodes, 'right_child', what), Number)
-  const feature = Int32Array.from(column(nodes, 'feature', what), Number)
-  const threshold = Float64Array.from(column(nodes, 'threshold', what), Number)
-  const missingGoLeft = nodes.has('missing_go_to_left') ? Uint8Array.from(column(nodes, 'missing_go_to_left', what), Number) : new Uint8Array(0)
+  const left = Int32Array.from(nodeColumn(nodes, 'left_child', what), Number)
+  const right = Int32Array.from(nodeColumn(nodes, 'right_child', what), Number)
+  const feature = Int32Array.from(nodeColumn(nodes, 'feature', what), Number)
+  const threshold = Float64Array.from(nodeColumn(nodes, 'threshold', what), Number)
+  const missingGoLeft = nodes.has('missing_go_to_left') ? Uint8Array.from(nodeColumn(nodes, 'missing_go_to_left', what), Number) : new Uint8Array(0)
   const values = Float64Array.from(valuesArray.data as NumericArray, Number)
   const state = { nodeCount, left, right, feature, threshold, missingGoLeft, values, width }
   checkStructure(state, what, nFeatures, int(tree, 'max_depth', -1))
@@ -88,12 +89,6 @@ function checkStructure (t: TreeState, what: string, nFeatures: number, maxDepth
   }
   const deepest = Math.max(...depth)
   if (maxDepth >= 0 && deepest > maxDepth) shapeError(`${what}: a path of depth ${deepest} in a tree whose max_depth is ${maxDepth}`)
-}
-
-/** A tree's node ids mapped through `columns` (bagging's feature subsets): split j reads column columns[j]. */
-export function remapFeatures (t: TreeState, columns: Int32Array): TreeState {
-  const feature = t.feature.map(f => f >= 0 ? columns[f]! : f)
-  return { ...t, feature }
 }
 
 /**
@@ -143,12 +138,19 @@ export function leafValues (t: TreeState, leaf: number, nClasses: number): Float
  * fractions, returned as they are.
  */
 export function treeProba (t: TreeState, leaf: number, nClasses: number, normalize: boolean): Float64Array {
-  const p = leafValues(t, leaf, nClasses).slice()
-  if (!normalize) return p
-  let s = numpySum(p)
-  if (s === 0) s = 1
-  for (let c = 0; c < p.length; c++) p[c] = p[c]! / s
-  return p
+  return addTreeProba(t, leaf, nClasses, normalize, new Float64Array(nClasses))
+}
+
+/** Adds the leaf's predict_proba into `into` (a forest's sum over its trees), copying nothing. */
+export function addTreeProba (t: TreeState, leaf: number, nClasses: number, normalize: boolean, into: Float64Array): Float64Array {
+  const v = leafValues(t, leaf, nClasses)
+  let s = 1
+  if (normalize) {
+    s = numpySum(v)
+    if (s === 0) s = 1
+  }
+  for (let c = 0; c < nClasses; c++) into[c] = into[c]! + (normalize ? v[c]! / s : v[c]!)
+  return into
 }
 
 /** Whether a classifier tree written by this version stores counts (normalised at predict time). */

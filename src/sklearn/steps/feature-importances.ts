@@ -5,26 +5,21 @@
  * divided by the root's weighted samples, then by their numpy sum), averaged over the trees
  * with more than one node in list order for forests and gradient boosting (1.2.1-1.9.1).
  */
-import { NdArray, type NumericArray } from '../../pickle/numpy.js'
+import { NdArray } from '../../pickle/numpy.js'
 import { PyObject, type PyValue } from '../../pickle/values.js'
+import { nodeColumn } from '../classifiers/tree.js'
 import { numpySum } from '../math.js'
 import { attr, describe, int, items, recordAttr, shapeError, sklearnClass, unsupported } from '../record.js'
-
-function nodeColumn (nodes: NdArray, name: string, what: string): NumericArray {
-  const c = nodes.data instanceof Map ? nodes.data.get(name) : undefined
-  if (c === undefined || c instanceof Map || Array.isArray(c)) return shapeError(`${what}.nodes has no numeric '${name}' field`)
-  return c as NumericArray
-}
 
 /** Tree.compute_feature_importances(normalize) of a Tree record. */
 function treeImportances (tree: PyObject, what: string, nFeatures: number, normalize: boolean): Float64Array {
   const nodes = tree.get('nodes')
-  if (!(nodes instanceof NdArray)) return shapeError(`${what}.nodes is ${describe(nodes)}`)
-  const left = nodeColumn(nodes, 'left_child', what)
-  const right = nodeColumn(nodes, 'right_child', what)
-  const feature = nodeColumn(nodes, 'feature', what)
-  const impurity = nodeColumn(nodes, 'impurity', what)
-  const weighted = nodeColumn(nodes, 'weighted_n_node_samples', what)
+  if (!(nodes instanceof NdArray) || !(nodes.data instanceof Map)) return shapeError(`${what}.nodes is ${describe(nodes)}`)
+  const left = nodeColumn(nodes.data, 'left_child', what)
+  const right = nodeColumn(nodes.data, 'right_child', what)
+  const feature = nodeColumn(nodes.data, 'feature', what)
+  const impurity = nodeColumn(nodes.data, 'impurity', what)
+  const weighted = nodeColumn(nodes.data, 'weighted_n_node_samples', what)
   const n = nodes.size
   const out = new Float64Array(nFeatures)
   for (let node = 0; node < n; node++) {

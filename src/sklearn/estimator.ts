@@ -52,6 +52,7 @@ export interface Step {
   readonly nFeaturesIn: number
   readonly nFeaturesOut: number
   readonly params: Readonly<Record<string, unknown>>
+  /** May write into its input's arrays: every row a step is given is made for it alone. */
   transform: (row: SparseRow) => SparseRow
   /**
    * The input feature that output feature `j` is made from, for a step that keeps each

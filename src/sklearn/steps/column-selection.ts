@@ -6,14 +6,14 @@ import type { Step } from '../estimator.js'
 import type { SparseRow } from '../sparse-row.js'
 
 /** Old column -> new column, or -1 for a column the mask drops. */
-export function columnMap (mask: Uint8Array): Int32Array {
+function columnMap (mask: Uint8Array): Int32Array {
   const map = new Int32Array(mask.length)
   let next = 0
   for (let j = 0; j < mask.length; j++) map[j] = mask[j] === 1 ? next++ : -1
   return map
 }
 
-export function selectColumns (row: SparseRow, map: Int32Array): SparseRow {
+function selectColumns (row: SparseRow, map: Int32Array): SparseRow {
   let n = 0
   for (let e = 0; e < row.indices.length; e++) if (map[row.indices[e]!]! >= 0) n++
   const indices = new Int32Array(n)

@@ -91,10 +91,9 @@ export const normalizer = defineEstimator<NormalizerState, 'step'>({
     params: { norm: state.norm },
     sourceFeature: (j: number) => j,
     transform: (row: SparseRow): SparseRow => {
-      const values = row.values.slice()
-      if (state.norm === 'max') maxNormalizeInPlace(values, state.nFeatures, row.float32)
-      else normalizeInPlace(values, state.norm, row.float32)
-      return { indices: row.indices, values, float32: row.float32 }
+      if (state.norm === 'max') maxNormalizeInPlace(row.values, state.nFeatures, row.float32)
+      else normalizeInPlace(row.values, state.norm, row.float32)
+      return row
     }
   })
 })

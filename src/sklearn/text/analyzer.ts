@@ -90,10 +90,6 @@ export function buildWordTokenizer (options: AnalyzerOptions): (text: string) =>
   }
 }
 
-/**
- * Calls `onNgram(start, n)` for each word n-gram of `count` tokens in `_word_ngrams`'s
- * order (unigrams first, then by length), for callers that need no joined string.
- */
 /** How many n-grams (minN <= n <= maxN) `count` tokens make, as `_word_ngrams` forms them. */
 export function wordNgramCount (count: number, minN: number, maxN: number): number {
   let total = 0
@@ -101,6 +97,10 @@ export function wordNgramCount (count: number, minN: number, maxN: number): numb
   return total
 }
 
+/**
+ * Calls `onNgram(start, n)` for each word n-gram of `count` tokens in `_word_ngrams`'s
+ * order (unigrams first, then by length), for callers that need no joined string.
+ */
 export function forEachWordNgram (count: number, minN: number, maxN: number, onNgram: (start: number, n: number) => void): void {
   for (let n = minN; n <= Math.min(maxN, count); n++) {
     for (let i = 0; i + n <= count; i++) onNgram(i, n)

@@ -8,12 +8,8 @@
 import { WORD, pyLower } from './python-str.js'
 
 export interface BmpTables {
-  /** 1 where the unit is a `\w` code point (surrogates: 0). */
-  readonly word: Uint8Array
   /** `str.lower()` of each unit, where that is one unit. */
   readonly lower: Uint16Array
-  /** 1 where the lowercase is not one unit, or depends on the units around it. */
-  readonly special: Uint8Array
   /**
    * All of it in one look-up per unit, for the tokenizer's inner loop: per unit, the unit it
    * is read as (its lowercase in `lowered`, itself in `asIs`) in the low 16 bits, then
@@ -32,6 +28,8 @@ let tables: BmpTables | undefined
 
 export function bmpTables (): BmpTables {
   if (tables !== undefined) return tables
+  // 1 where the unit is a `\w` code point (surrogates: 0); 1 where its lowercase is not one
+  // unit or depends on the units around it.
   const word = new Uint8Array(0x10000)
   const lower = new Uint16Array(0x10000)
   const special = new Uint8Array(0x10000)
@@ -58,6 +56,6 @@ export function bmpTables (): BmpTables {
     lowered[c] = special[c] === 1 ? c | SPECIAL_BIT : lower[c]! | (word[lower[c]!] === 1 ? WORD_BIT : 0) | surrogate
     asIs[c] = c | (word[c] === 1 ? WORD_BIT : 0) | surrogate
   }
-  tables = { word, lower, special, lowered, asIs }
+  tables = { lower, lowered, asIs }
   return tables
 }

@@ -59,21 +59,18 @@ function create (state: FeatureUnionState, ctx: CreateContext): Vectorizer {
       : { mixedBy: mixed.vectorizer.mixedBy }),
     params: Object.fromEntries(members.map(m => [m.name, { ...m.vectorizer.params, ...(m.weight === null ? {} : { weight: m.weight }) }])),
     transform: (text: string, coverage?: TermCoverage): SparseRow => {
-      const rows = members.map(m => {
-        const row = m.vectorizer.transform(text, coverage)
-        if (m.weight === null) return row
-        // csr * w: a Python float keeps a float32 block float32.
-        const w = m.weight
-        return { ...row, values: row.values.map(row.float32 ? v => Math.fround(v * w) : v => v * w) }
-      })
+      const rows = members.map(m => m.vectorizer.transform(text, coverage))
       const length = rows.reduce((n, r) => n + r.indices.length, 0)
       const indices = new Int32Array(length)
       const values = new Float64Array(length)
       let at = 0
       rows.forEach((r, i) => {
+        // csr * w, applied as the blocks are joined: a Python float keeps a float32 block float32.
+        const w = members[i]!.weight
         for (let e = 0; e < r.indices.length; e++) {
+          const v = r.values[e]!
           indices[at] = r.indices[e]! + offsets[i]!
-          values[at++] = r.values[e]!
+          values[at++] = w === null ? v : r.float32 ? Math.fround(v * w) : v * w
         }
       })
       return { indices, values, float32: rows.every(r => r.float32) }

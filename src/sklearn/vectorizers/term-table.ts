@@ -2,8 +2,7 @@
  * A string -> integer table held in typed arrays only: open addressing over the UTF-16
  * code units of each key (FNV-1a), keys packed one after another. No JavaScript string per
  * key, so it can sit in a model's state and in memory shared between threads, and a key is
- * looked up straight from a range of a text, optionally through a lowercase table, without
- * making a substring.
+ * looked up straight from a range of a text without making a substring.
  */
 import { packTerms, type TermList } from './term-list.js'
 
@@ -23,13 +22,10 @@ export interface TermTable {
 export const FNV_OFFSET = 0x811c9dc5 | 0
 export const FNV_PRIME = 0x01000193
 
-/** FNV-1a of `text[start, end)`, each unit mapped through `lower` when given. */
-export function hashRange (text: string, start: number, end: number, lower: Uint16Array | null): number {
+/** FNV-1a of `text[start, end)`. */
+function hashRange (text: string, start: number, end: number): number {
   let h = FNV_OFFSET
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i)
-    h = Math.imul(h ^ (lower === null ? c : lower[c]!), FNV_PRIME)
-  }
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME)
   return h
 }
 
@@ -41,7 +37,7 @@ export function buildTermTable (keys: readonly string[], values: ArrayLike<numbe
   const kept: string[] = []
   const keptValues: number[] = []
   keys.forEach((key, i) => {
-    const h = hashRange(key, 0, key.length, null)
+    const h = hashRange(key, 0, key.length)
     for (let s = h & (size - 1); ; s = (s + 1) & (size - 1)) {
       const k = slots[2 * s]!
       if (k < 0) {
@@ -58,11 +54,12 @@ export function buildTermTable (keys: readonly string[], values: ArrayLike<numbe
 }
 
 /**
- * The value of the key equal to `text[start, end)` (units mapped through `lower` when
- * given), whose FNV-1a hash is `h`; -1 when there is none.
+ * The value of `text[start, end)` (or all of `text`), or -1. The word tokenizer's probe
+ * (word-index.ts pushToken) is this loop written out, lowering as it compares.
  */
-export function lookupHashed (table: TermTable, h: number, text: string, start: number, end: number, lower: Uint16Array | null): number {
+export function lookupRange (table: TermTable, text: string, start = 0, end = text.length): number {
   const { slots, keys: { units, ends }, values } = table
+  const h = hashRange(text, start, end)
   const mask = (slots.length >> 1) - 1
   const length = end - start
   for (let s = h & mask; ; s = (s + 1) & mask) {
@@ -71,16 +68,8 @@ export function lookupHashed (table: TermTable, h: number, text: string, start: 
     if (slots[2 * s + 1] !== h) continue
     const from = k === 0 ? 0 : ends[k - 1]!
     if (ends[k]! - from !== length) continue
-    let same = true
-    for (let i = 0; i < length; i++) {
-      const c = text.charCodeAt(start + i)
-      if (units[from + i] !== (lower === null ? c : lower[c])) { same = false; break }
-    }
-    if (same) return values[k]!
+    let i = 0
+    while (i < length && units[from + i] === text.charCodeAt(start + i)) i++
+    if (i === length) return values[k]!
   }
-}
-
-/** The value of `text[start, end)` (or all of `text`), or -1. */
-export function lookupRange (table: TermTable, text: string, start = 0, end = text.length): number {
-  return lookupHashed(table, hashRange(text, start, end, null), text, start, end, null)
 }

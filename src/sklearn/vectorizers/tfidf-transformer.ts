@@ -153,7 +153,7 @@ export const tfidfTransformer = defineEstimator<TfidfTransformerState, 'step'>({
     nFeaturesIn: state.nFeatures,
     nFeaturesOut: state.nFeatures,
     params: tfidfParams(state.tfidf),
-    transform: row => applyTfidf(row, state.tfidf),
+    transform: row => applyTfidf(row, state.tfidf, true),
     sourceFeature: j => j
   })
 })

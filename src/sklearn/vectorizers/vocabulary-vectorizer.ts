@@ -106,15 +106,14 @@ function readVocabulary (obj: PyObject): string[] {
 
 function build (obj: PyObject): VocabularyVectorizerState {
   const terms = readVocabulary(obj)
-  const vocabulary = packTerms(terms)
   const dtype = dtypeName(obj, 'int64')
   if (dtype === 'float16') unsupported(`${obj.name}.dtype float16 is not supported`)
   let tfidf: TfidfState | null = null
   if (obj.name === 'TfidfVectorizer') {
     const inner = obj.get('_tfidf')
     tfidf = readTfidf(inner instanceof PyObject ? inner : obj)
-    if (tfidf.idf !== null && tfidf.idf.length !== vocabulary.count) {
-      shapeError(`the vectorizer has ${vocabulary.count} features but its idf has ${tfidf.idf.length}`)
+    if (tfidf.idf !== null && tfidf.idf.length !== terms.length) {
+      shapeError(`the vectorizer has ${terms.length} features but its idf has ${tfidf.idf.length}`)
     }
   }
   const analyzer = readAnalyzerOptions(obj)
@@ -125,7 +124,7 @@ function build (obj: PyObject): VocabularyVectorizerState {
     kind: obj.name,
     analyzer,
     // The term table's keys are the vocabulary in feature order: one copy, not two.
-    vocabulary: table?.keys ?? vocabulary,
+    vocabulary: table?.keys ?? packTerms(terms),
     words: wordRuns ? buildWordIndex(terms, analyzer.stopWords) : null,
     terms: table,
     binary: bool(obj, 'binary', false),

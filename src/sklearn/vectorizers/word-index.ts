@@ -164,7 +164,7 @@ export const NEEDS_EXACT_PATH = -1
  * (already preprocessed) and astral `\w` code points count as one.
  */
 export function scanTokenIds (text: string, lowercase: boolean, minLength: number, tokens: TermTable, out: IdBuffer): number {
-  const tables = TABLES ??= bmpTables()
+  const tables = bmpTables()
   const units = lowercase ? tables.lowered : tables.asIs
   const table = lowercase ? tables.lower : null
   let n = 0
@@ -254,8 +254,6 @@ function pushToken (tokens: TermTable, h: number, text: string, start: number, e
   out.ids[n] = id
   return n + 1
 }
-
-let TABLES: ReturnType<typeof bmpTables> | undefined
 
 /** Emits the feature of every n-gram (minN <= n <= maxN) of the first `count` ids that is in the vocabulary, in `_word_ngrams` order. */
 export function forEachFeatureOfIds (index: WordIndex, ids: Int32Array, count: number, minN: number, maxN: number, emit: (feature: number) => void): void {

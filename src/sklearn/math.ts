@@ -80,3 +80,46 @@ export function argmax (x: ArrayLike<number>): number {
   for (let i = 1; i < x.length; i++) if (x[i]! > x[best]! || (Number.isNaN(x[i]!) && !Number.isNaN(x[best]!))) best = i
   return best
 }
+
+/**
+ * sklearn.utils.multiclass._ovr_decision_function for one row: pair p runs over (i, j),
+ * i < j, in order; `forJ[p]` 1 where its prediction is j; `confidences[p]` its confidence
+ * (for j). Votes plus the summed confidences squashed into (-1/3, 1/3).
+ */
+export function ovrDecisionFunction (forJ: Uint8Array, confidences: Float64Array, k: number): Float64Array {
+  const votes = new Float64Array(k)
+  const sums = new Float64Array(k)
+  let p = 0
+  for (let i = 0; i < k; i++) {
+    for (let j = i + 1; j < k; j++) {
+      const conf = confidences[p]!
+      sums[i] -= conf
+      sums[j] += conf
+      if (forJ[p] === 1) votes[j]++
+      else votes[i]++
+      p++
+    }
+  }
+  const out = new Float64Array(k)
+  for (let c = 0; c < k; c++) out[c] = votes[c]! + sums[c]! / (3 * (Math.abs(sums[c]!) + 1))
+  return out
+}
+
+/** A rows x cols matrix (C order) as cols rows of rows values: weights by feature, for sparse products. */
+export function transposed (flat: Float64Array, rows: number, cols: number): Float64Array {
+  const t = new Float64Array(rows * cols)
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = flat[r * cols + c]!
+  return t
+}
+
+/** x @ weightT for a float32 row and float32 weights: each product and each sum rounded to float32. */
+export function sparseDotFloat32 (indices: Int32Array, values: Float64Array, weightT: Float64Array, outputs: number): Float64Array {
+  const y = new Float64Array(outputs)
+  for (let e = 0; e < indices.length; e++) {
+    const a = values[e]!
+    const base = indices[e]! * outputs
+    for (let k = 0; k < outputs; k++) y[k] = Math.fround(y[k]! + Math.fround(a * weightT[base + k]!))
+  }
+  return y
+}
+

@@ -14,7 +14,7 @@ import { SparseMatrix } from '../../pickle/scipy-sparse.js'
 import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { expitFloat32, numpySumFloat32, softmaxFloat32InPlace } from '../float32.js'
-import { argmax, expit, numpySum, softmaxInPlace, sparseDotPlus } from '../math.js'
+import { argmax, expit, numpySum, softmaxInPlace, sparseDotFloat32, sparseDotPlus, transposed } from '../math.js'
 import { attr, describe, forEachEntry, isFloat32, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 
@@ -53,10 +53,7 @@ export function transposedCoef (value: unknown, owner: string): { coefT: Float64
   const flat1 = value instanceof NdArray && value.shape.length === 1
   const array = numericArray(value, `${owner}.coef_`, flat1 ? 1 : 2)
   const [outputs, features] = (flat1 ? [1, array.shape[0]] : array.shape) as [number, number]
-  const flat = toFloat64(array, `${owner}.coef_`)
-  const coefT = new Float64Array(outputs * features)
-  for (let k = 0; k < outputs; k++) for (let j = 0; j < features; j++) coefT[j * outputs + k] = flat[k * features + j]!
-  return { coefT, outputs, features }
+  return { coefT: transposed(toFloat64(array, `${owner}.coef_`), outputs, features), outputs, features }
 }
 
 export function readIntercept (value: unknown, outputs: number, owner: string): Float64Array {
@@ -162,12 +159,7 @@ function probaOf (kind: ProbaKind, decision: Float64Array, nClasses: number, flo
 /** X @ coef_.T + intercept_ for a float32 row and coef_: float32 products and sums, intercept in its dtype. */
 function float32Decision (row: SparseRow, coefT: Float64Array, intercept: Float64Array, interceptFloat32: boolean): Float64Array {
   const outputs = intercept.length
-  const y = new Float64Array(outputs)
-  for (let e = 0; e < row.indices.length; e++) {
-    const a = row.values[e]!
-    const base = row.indices[e]! * outputs
-    for (let k = 0; k < outputs; k++) y[k] = f32(y[k]! + f32(a * coefT[base + k]!))
-  }
+  const y = sparseDotFloat32(row.indices, row.values, coefT, outputs)
   for (let k = 0; k < outputs; k++) y[k] = interceptFloat32 ? f32(y[k]! + intercept[k]!) : y[k]! + intercept[k]!
   return y
 }

@@ -16,7 +16,7 @@
  */
 import { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
-import { argmax, numpySum } from '../math.js'
+import { argmax, numpySum, ovrDecisionFunction } from '../math.js'
 import { attr, describe, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
@@ -168,23 +168,14 @@ function createOvo (state: OneVsOneState, ctx: CreateContext): Classifier {
 
   /** `_ovr_decision_function` of one row. */
   const decisionOf = (row: SparseRow): Float64Array => {
-    const votes = new Float64Array(nClasses)
-    const sums = new Float64Array(nClasses)
-    let k = 0
-    for (let i = 0; i < nClasses; i++) {
-      for (let j = i + 1; j < nClasses; j++) {
-        const m = members[k]!
-        const s = m.score(row)
-        const confidence = binaryScore(m, s)
-        const label = labelMaps[k]![s.classIndex]!
-        sums[i]! -= confidence
-        sums[j]! += confidence
-        if (label === 0) votes[i]! += 1
-        else votes[j]! += 1
-        k++
-      }
-    }
-    return votes.map((v, c) => v + sums[c]! / (3 * (Math.abs(sums[c]!) + 1)))
+    const forJ = new Uint8Array(members.length)
+    const confidences = new Float64Array(members.length)
+    members.forEach((m, p) => {
+      const s = m.score(row)
+      confidences[p] = binaryScore(m, s)
+      forJ[p] = labelMaps[p]![s.classIndex] === 0 ? 0 : 1
+    })
+    return ovrDecisionFunction(forJ, confidences, nClasses)
   }
 
   return {

@@ -17,7 +17,7 @@ import type { NumericArray } from '../../pickle/numpy.js'
 import { SparseMatrix, indexAt } from '../../pickle/scipy-sparse.js'
 import { PyTuple, type PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
-import { argmax, softmaxInPlace } from '../math.js'
+import { argmax, ovrDecisionFunction, softmaxInPlace } from '../math.js'
 import { attr, attrOf, bool, describe, int, num, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import { sortedEntries, type SparseRow } from '../sparse-row.js'
 
@@ -371,22 +371,7 @@ export function pairwiseProbability (dec: Float64Array, k: number, probA: Float6
  * confidences squashed into (-1/3, 1/3). A pair with dec >= 0 (or NaN) votes for i.
  */
 export function ovrDecision (dec: Float64Array, k: number): Float64Array {
-  const votes = new Float64Array(k)
-  const sums = new Float64Array(k)
-  let p = 0
-  for (let i = 0; i < k; i++) {
-    for (let j = i + 1; j < k; j++) {
-      const conf = -dec[p]!
-      sums[i] -= conf
-      sums[j] += conf
-      if (dec[p]! < 0) votes[j]++
-      else votes[i]++
-      p++
-    }
-  }
-  const out = new Float64Array(k)
-  for (let c = 0; c < k; c++) out[c] = votes[c]! + sums[c]! / (3 * (Math.abs(sums[c]!) + 1))
-  return out
+  return ovrDecisionFunction(Uint8Array.from(dec, d => d < 0 ? 1 : 0), dec.map(d => -d), k)
 }
 
 /** One kernel value per support vector for a row (sorted indices). */

@@ -5,7 +5,7 @@
  */
 import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type EstimatorState, type Step } from '../estimator.js'
-import { sparseDotPlus } from '../math.js'
+import { sparseDotFloat32, sparseDotPlus, transposed } from '../math.js'
 import { attr, isFloat32, numericArray, toFloat64 } from '../record.js'
 import { denseRow, type SparseRow } from '../sparse-row.js'
 
@@ -20,9 +20,7 @@ interface TruncatedSvdState extends EstimatorState {
 function build (obj: PyObject): TruncatedSvdState {
   const array = numericArray(attr(obj, 'components_'), `${obj.name}.components_`, 2)
   const [k, n] = array.shape as [number, number]
-  const flat = toFloat64(array, `${obj.name}.components_`)
-  const componentsT = new Float64Array(k * n)
-  for (let c = 0; c < k; c++) for (let j = 0; j < n; j++) componentsT[j * k + c] = flat[c * n + j]!
+  const componentsT = transposed(toFloat64(array, `${obj.name}.components_`), k, n)
   return { type: 'truncated-svd', kind: obj.name, componentsT, nFeatures: n, nComponents: k, float32: isFloat32(array) }
 }
 
@@ -36,12 +34,7 @@ function create (state: TruncatedSvdState): Step {
     params: { n_components: k },
     transform: (row: SparseRow): SparseRow => {
       if (!(row.float32 && state.float32)) return denseRow(sparseDotPlus(row.indices, row.values, componentsT, k, zeros))
-      const y = new Float64Array(k)
-      for (let e = 0; e < row.indices.length; e++) {
-        const base = row.indices[e]! * k
-        for (let c = 0; c < k; c++) y[c] = Math.fround(y[c]! + Math.fround(row.values[e]! * componentsT[base + c]!))
-      }
-      return denseRow(y, true)
+      return denseRow(sparseDotFloat32(row.indices, row.values, componentsT, k), true)
     }
   }
 }

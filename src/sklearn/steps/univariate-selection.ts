@@ -87,6 +87,13 @@ function kParam (obj: PyObject, name: string, n: number): number | 'all' {
   return Math.min(k, n)
 }
 
+/** SelectFpr / SelectFdr / SelectFwe's support: p-values under alpha, Benjamini-Hochberg, or under alpha / n. */
+function pValueMask (mode: 'fpr' | 'fdr' | 'fwe', p: Float64Array, alpha: number): Uint8Array {
+  if (mode === 'fdr') return fdr(p, alpha)
+  const bound = mode === 'fpr' ? alpha : alpha / p.length
+  return Uint8Array.from(p, v => v < bound ? 1 : 0)
+}
+
 function maskOf (obj: PyObject): { mask: Uint8Array, params: Record<string, unknown> } {
   switch (obj.name) {
     case 'VarianceThreshold': {
@@ -104,9 +111,8 @@ function maskOf (obj: PyObject): { mask: Uint8Array, params: Record<string, unkn
     }
     case 'SelectFpr': case 'SelectFdr': case 'SelectFwe': {
       const alpha = num(obj, 'alpha', 0.05)
-      const p = pvalues(obj)
-      const mask = obj.name === 'SelectFdr' ? fdr(p, alpha) : Uint8Array.from(p, v => v < (obj.name === 'SelectFpr' ? alpha : alpha / p.length) ? 1 : 0)
-      return { mask, params: { alpha } }
+      const mode = obj.name === 'SelectFpr' ? 'fpr' : obj.name === 'SelectFdr' ? 'fdr' : 'fwe'
+      return { mask: pValueMask(mode, pvalues(obj), alpha), params: { alpha } }
     }
     default: { // GenericUnivariateSelect
       const mode = choice(obj, 'mode', ['percentile', 'k_best', 'fpr', 'fdr', 'fwe'], 'percentile')
@@ -117,9 +123,7 @@ function maskOf (obj: PyObject): { mask: Uint8Array, params: Record<string, unkn
       }
       const x = num(obj, 'param', 1e-5)
       if (mode === 'percentile') return { mask: percentile(cleanScores(obj), x), params: { mode, param: x } }
-      const p = pvalues(obj)
-      const mask = mode === 'fdr' ? fdr(p, x) : Uint8Array.from(p, v => v < (mode === 'fpr' ? x : x / p.length) ? 1 : 0)
-      return { mask, params: { mode, param: x } }
+      return { mask: pValueMask(mode, pvalues(obj), x), params: { mode, param: x } }
     }
   }
 }

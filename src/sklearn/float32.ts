@@ -24,7 +24,7 @@ function float32Bits (x: number): number {
  * exact in a double; TwoSum recovers what the double sum dropped, which decides the
  * rounding only when the double sum falls exactly halfway between two float32.
  */
-export function fma32 (a: number, b: number, c: number): number {
+function fma32 (a: number, b: number, c: number): number {
   const p = a * b
   const s = p + c
   const bb = s - p
@@ -146,7 +146,7 @@ const EXPF_T = (() => {
  * cubic in the remainder, in double, rounded once to float32. `Math.fround(Math.exp(x))`
  * differs from it for about 1 input in 1,250.
  */
-export function glibcExpf (x: number): number {
+function glibcExpf (x: number): number {
   const abstop = (float32Bits(x) >>> 20) & 0x7ff
   if (abstop >= 0x42b) {
     if (x === -Infinity) return 0

@@ -73,7 +73,7 @@ const BY_TYPE: ReadonlyMap<string, EstimatorModule> = new Map(MODULES.map(m => [
 assert.equal(BY_TYPE.size, MODULES.length, 'estimator module types are unique')
 
 /** The class names served in a role, for messages and README. */
-export function supportedNames (role: Role): string[] {
+function supportedNames (role: Role): string[] {
   return MODULES.filter(m => m.role === role).flatMap(m => m.names)
 }
 

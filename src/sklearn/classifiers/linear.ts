@@ -43,7 +43,7 @@ export interface LinearState extends EstimatorState {
 }
 
 /** coef_ (dense or sparsified; 1-d for a binary RidgeClassifier from 1.6) as nFeatures rows of nOutputs values. */
-export function transposedCoef (value: unknown, owner: string): { coefT: Float64Array, outputs: number, features: number } {
+function transposedCoef (value: unknown, owner: string): { coefT: Float64Array, outputs: number, features: number } {
   if (value instanceof SparseMatrix) {
     const [outputs, features] = value.shape
     const coefT = new Float64Array(outputs * features)
@@ -56,7 +56,7 @@ export function transposedCoef (value: unknown, owner: string): { coefT: Float64
   return { coefT: transposed(toFloat64(array, `${owner}.coef_`), outputs, features), outputs, features }
 }
 
-export function readIntercept (value: unknown, outputs: number, owner: string): Float64Array {
+function readIntercept (value: unknown, outputs: number, owner: string): Float64Array {
   if (typeof value === 'number') return new Float64Array(outputs).fill(value)
   const array = numericArray(value, `${owner}.intercept_`, 1)
   if (array.size !== outputs) shapeError(`${owner}.intercept_ has ${array.size} values for ${outputs} rows of coef_`)

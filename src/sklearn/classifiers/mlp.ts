@@ -129,7 +129,7 @@ function denseLayer (h: Float64Array, w: Float64Array, b: Float64Array): Float64
 }
 
 /** `_forward_pass_fast` for one row: the output layer's activations. */
-export function forwardPass (state: Pick<MlpState, 'coefs' | 'intercepts' | 'activation' | 'outActivation'>, row: SparseRow): Float64Array {
+function forwardPass (state: Pick<MlpState, 'coefs' | 'intercepts' | 'activation' | 'outActivation'>, row: SparseRow): Float64Array {
   const { coefs, intercepts, activation } = state
   let a = sparseDotPlus(row.indices, row.values, coefs[0]!, intercepts[0]!.length, intercepts[0]!)
   for (let i = 1; i < coefs.length; i++) {

@@ -279,7 +279,7 @@ function build (obj: PyObject): SvcState {
 }
 
 /** libsvm's `powi`: base^n by squaring, n a C int (n <= 0 gives 1). */
-export function powi (base: number, n: number): number {
+function powi (base: number, n: number): number {
   let tmp = base
   let ret = 1.0
   for (let t = n; t > 0; t = Math.trunc(t / 2)) {
@@ -349,7 +349,7 @@ export function multiclassProbability (k: number, r: Float64Array): Float64Array
 const MIN_PROB = 1e-7
 
 /** libsvm's `svm_predict_probability` from the internal pairwise decision values. */
-export function pairwiseProbability (dec: Float64Array, k: number, probA: Float64Array, probB: Float64Array): Float64Array {
+function pairwiseProbability (dec: Float64Array, k: number, probA: Float64Array, probB: Float64Array): Float64Array {
   const r = new Float64Array(k * k)
   let p = 0
   for (let i = 0; i < k; i++) {

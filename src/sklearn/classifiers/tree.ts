@@ -46,7 +46,7 @@ export function nodeColumn (nodes: StructuredColumns, name: string, what: string
  * @throws ServiceError ERR_MODEL_SHAPE naming the attribute when a child index, a feature
  * or the values array does not fit, or when the nodes do not form one tree.
  */
-export function readTree (tree: PyObject, what: string, nFeatures: number): TreeState {
+function readTree (tree: PyObject, what: string, nFeatures: number): TreeState {
   const nodesArray = tree.get('nodes')
   const valuesArray = tree.get('values')
   const nodeCount = int(tree, 'node_count')
@@ -128,7 +128,7 @@ export function applyTree (t: TreeState, x: Float32Array): number {
 }
 
 /** A classifier tree's values at a leaf, the first `nClasses` of them. */
-export function leafValues (t: TreeState, leaf: number, nClasses: number): Float64Array {
+function leafValues (t: TreeState, leaf: number, nClasses: number): Float64Array {
   return t.values.subarray(leaf * t.width, leaf * t.width + nClasses)
 }
 
@@ -137,7 +137,7 @@ export function leafValues (t: TreeState, leaf: number, nClasses: number): Float
  * counts, normalised by their numpy sum (a zero sum counts as 1); from 1.4.1 they are stored
  * fractions, returned as they are.
  */
-export function treeProba (t: TreeState, leaf: number, nClasses: number, normalize: boolean): Float64Array {
+function treeProba (t: TreeState, leaf: number, nClasses: number, normalize: boolean): Float64Array {
   return addTreeProba(t, leaf, nClasses, normalize, new Float64Array(nClasses))
 }
 

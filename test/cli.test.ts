@@ -106,7 +106,7 @@ describe('the tfidf-serve command', function () {
     })
 
     it('keeps memory flat however many lines it reads', async () => {
-      // Peak memory once the heaps have grown to their working size, against four times the lines.
+      // Peak memory once the heaps have grown to their working size, against six times the lines.
       const peak = async (lines: number): Promise<number> => await new Promise((resolve, reject) => {
         const child = spawn(process.execPath, [CLI, 'predict', '--workers', '2', '--stats'], { stdio: ['pipe', 'pipe', 'pipe'] })
         let newlines = 0
@@ -120,10 +120,13 @@ describe('the tfidf-serve command', function () {
         })
         child.stdin.end('a wonderful, moving film that I would see again\n'.repeat(lines))
       })
-      const before = await peak(300_000)
-      const after = await peak(1_200_000)
-      // 900,000 more lines: 44 MB more input, 120 MB more output; kept, either would show.
-      expect(after - before).to.be.below(30 * 1024 * 1024)
+      // The peak of three heaps moves by up to ~25 MB with the moment each collects, so each size
+      // is read twice and its lower peak kept.
+      const lowerPeak = async (lines: number): Promise<number> => Math.min(await peak(lines), await peak(lines))
+      const before = await lowerPeak(500_000)
+      const after = await lowerPeak(3_000_000)
+      // 2,500,000 more lines: 122 MB more input, 330 MB more output; kept, either would show.
+      expect(after - before).to.be.below(48 * 1024 * 1024)
     })
 
     it('refuses a --workers that is not a whole number from 1 to 1024', async () => {

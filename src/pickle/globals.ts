@@ -10,6 +10,7 @@ import { ServiceError } from '../errors.js'
 import { DType, MaskedArray, NdArray, latin1Bytes, numpyFromBuffer, numpyScalar, readShape } from './numpy.js'
 import { SparseMatrix, type SparseFormat } from './scipy-sparse.js'
 import { PyByteArray, PyComplex, PyFrozenSet, PyGlobal, PyObject, PySlice, PyTuple, type PyValue } from './values.js'
+import { summarize } from './value-walk.js'
 
 /**
  * - `class`: REDUCE and NEWOBJ make an instance (a record or one of our classes).
@@ -76,7 +77,7 @@ function bytesFromArgs (args: readonly PyValue[], name: string): Uint8Array {
   if (source instanceof PyByteArray) return source.bytes.slice()
   if (typeof source === 'string') return encode(source, encoding, name)
   if (Array.isArray(source)) {
-    return Uint8Array.from(source, v => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 256) ? v : fail(`${name} item ${String(v)} is not a byte`))
+    return Uint8Array.from(source, v => (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 256) ? v : fail(`${name} item ${summarize(v)} is not a byte`))
   }
   return fail(`${name} argument is not bytes, a string or a list of bytes`)
 }
@@ -90,7 +91,7 @@ function encode (text: PyValue, encoding: PyValue, name: string): Uint8Array {
     if (/[\ud800-\udfff]/u.test(text.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))) fail(`${name}: lone surrogate cannot be encoded`)
     return new TextEncoder().encode(text)
   }
-  return fail(`${name}: encoding ${String(encoding)} is not supported`)
+  return fail(`${name}: encoding ${summarize(encoding)} is not supported`)
 }
 
 function record (module: string, name: string): GlobalSpec {
@@ -157,7 +158,7 @@ function reconstructor (args: readonly PyValue[]): PyValue {
   const [cls, base, state] = args
   if (!(cls instanceof AllowedGlobal) || cls.spec.kind !== 'class') return fail('_reconstructor of a non-class')
   if (!(base instanceof PyGlobal) || base.qualifiedName !== 'builtins.object' || state !== null) {
-    throw new ServiceError('ERR_PICKLE_UNSUPPORTED', `_reconstructor with base ${base instanceof PyGlobal ? base.qualifiedName : String(base)}`)
+    throw new ServiceError('ERR_PICKLE_UNSUPPORTED', `_reconstructor with base ${summarize(base)}`)
   }
   return cls.spec.create([])
 }

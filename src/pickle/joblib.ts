@@ -8,6 +8,7 @@ import { ServiceError } from '../errors.js'
 import { DType, NdArray, arrayFromBytes, readShape } from './numpy.js'
 import type { RawStream } from './unpickler.js'
 import { isPyObject, type PyValue } from './values.js'
+import { summarize } from './value-walk.js'
 
 const WRAPPER = 'joblib.numpy_pickle.NumpyArrayWrapper'
 
@@ -17,7 +18,7 @@ export function readJoblibArray (built: PyValue, stream: RawStream): PyValue {
   const dtype = built.get('dtype')
   const order = built.get('order')
   if (!(dtype instanceof DType)) throw new ServiceError('ERR_PICKLE_INVALID', 'NumpyArrayWrapper without a dtype')
-  if (order !== 'C' && order !== 'F') throw new ServiceError('ERR_PICKLE_INVALID', `NumpyArrayWrapper order ${String(order)}`)
+  if (order !== 'C' && order !== 'F') throw new ServiceError('ERR_PICKLE_INVALID', `NumpyArrayWrapper order ${summarize(order)}`)
   const shape = readShape(built.get('shape'))
   if (dtype.isObject) {
     const array = stream.loadNested()

@@ -7,6 +7,7 @@
  */
 import { ServiceError } from '../errors.js'
 import { PyByteArray, PyTuple, type Buildable, type PyValue } from './values.js'
+import { summarize } from './value-walk.js'
 
 export type NumericArray = Uint8Array | Int8Array | Int16Array | Int32Array | Uint16Array | Uint32Array |
 Float32Array | Float64Array | BigInt64Array | BigUint64Array
@@ -53,7 +54,7 @@ export class DType implements Buildable {
     }
     const [, endian, subarray, names, fields, elsize] = state.items
     if (endian === '<' || endian === '>' || endian === '|') this.byteOrder = endian
-    else if (endian !== '=') throw new ServiceError('ERR_PICKLE_INVALID', `numpy dtype byte order ${String(endian)}`)
+    else if (endian !== '=') throw new ServiceError('ERR_PICKLE_INVALID', `numpy dtype byte order ${summarize(endian)}`)
     if (subarray !== null) throw new ServiceError('ERR_PICKLE_UNSUPPORTED', 'numpy sub-array dtypes are not supported')
     if (typeof elsize === 'number' && elsize >= 0) {
       if (!Number.isSafeInteger(elsize)) throw new ServiceError('ERR_PICKLE_INVALID', `numpy dtype item size ${elsize}`)
@@ -104,7 +105,7 @@ function readFields (names: PyValue, fields: PyValue, itemsize: number): DTypeFi
   return names.items.map(name => {
     const entry = fields.get(name)
     if (typeof name !== 'string' || !(entry instanceof PyTuple) || entry.length < 2) {
-      throw new ServiceError('ERR_PICKLE_INVALID', `numpy dtype field ${String(name)} is malformed`)
+      throw new ServiceError('ERR_PICKLE_INVALID', `numpy dtype field ${summarize(name)} is malformed`)
     }
     const [dtype, offset] = entry.items
     if (!(dtype instanceof DType) || typeof offset !== 'number' || !Number.isSafeInteger(offset) ||
@@ -159,7 +160,7 @@ export function readShape (value: PyValue): number[] {
   const shape = items.map(d => {
     const n = typeof d === 'bigint' ? Number(d) : d
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
-      throw new ServiceError('ERR_PICKLE_INVALID', `numpy shape has dimension ${String(d)}`)
+      throw new ServiceError('ERR_PICKLE_INVALID', `numpy shape has dimension ${summarize(d)}`)
     }
     size *= n
     return n
@@ -352,7 +353,7 @@ export function elementAt (data: ArrayData, i: number, dtype: DType): PyValue {
 /** numpy 2's `_frombuffer(buffer, dtype, shape, order)`, used by protocol 5 pickles. */
 export function numpyFromBuffer (buffer: PyValue, dtype: PyValue, shape: PyValue, order: PyValue): NdArray {
   if (!(dtype instanceof DType)) throw new ServiceError('ERR_PICKLE_INVALID', '_frombuffer without a dtype')
-  if (order !== 'C' && order !== 'F') throw new ServiceError('ERR_PICKLE_INVALID', `_frombuffer order ${String(order)}`)
+  if (order !== 'C' && order !== 'F') throw new ServiceError('ERR_PICKLE_INVALID', `_frombuffer order ${summarize(order)}`)
   const array = arrayFromBytes(toBytes(buffer, '_frombuffer data'), dtype, readShape(shape), order)
   array.fortranOrder = order === 'F'
   return array

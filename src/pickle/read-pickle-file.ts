@@ -9,6 +9,7 @@ import { decompress, detectCompression } from './decompress.js'
 import { readJoblibArray } from './joblib.js'
 import { unpickle, type UnpicklerOptions } from './unpickler.js'
 import type { PyValue } from './values.js'
+import { checkValueLimits, defaultValueLimits, summarize } from './value-walk.js'
 
 export interface ReadPickleOptions extends Omit<UnpicklerOptions, 'afterBuild'> {
   /** Largest file accepted. Defaults to 2 GiB. */
@@ -44,7 +45,8 @@ export async function readPickleFile (path: string, options: ReadPickleOptions =
     return await decodePickleBytes(bytes, options)
   } catch (err) {
     if (err instanceof ServiceError) throw err.withFile(path)
-    throw err
+    // A bug of ours that a strange file reached still fails as one line naming the file.
+    throw new ServiceError('ERR_PICKLE_INVALID', `unexpected ${err instanceof Error ? err.name : 'error'} while decoding: ${summarize(err instanceof Error ? err.message : err)}`, { file: path, cause: err })
   }
 }
 
@@ -55,7 +57,10 @@ export async function decodePickleBytes (bytes: Uint8Array, options: ReadPickleO
   const pickle = compression === undefined
     ? bytes
     : await decompress(bytes, compression, options.maxDecompressedBytes ?? READ_DEFAULTS.maxDecompressedBytes)
-  return unpickleJoblib(pickle, options)
+  const value = unpickleJoblib(pickle, options)
+  // Every later pass over the value (ours or a message's) is bounded once this holds.
+  checkValueLimits(value, defaultValueLimits(pickle.length))
+  return value
 }
 
 /** An uncompressed pickle or joblib stream as Python values (synchronous). */

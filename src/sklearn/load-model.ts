@@ -7,6 +7,7 @@
  */
 import { ServiceError } from '../errors.js'
 import { readPickleFile, type ReadPickleOptions } from '../pickle/read-pickle-file.js'
+import { findInValue, summarize } from '../pickle/value-walk.js'
 import { PyObject, PyTuple, type PyValue } from '../pickle/values.js'
 import type { EstimatorState } from './estimator.js'
 import { chainSteps, pipelineSteps } from './pipeline.js'
@@ -52,25 +53,25 @@ function split (stages: PyValue[]): { text: PyValue[], classifier: PyValue | und
   return { text, classifier: others[0] }
 }
 
+/** The first `_sklearn_version` found, looking inside bundles and Pipelines, not inside other estimators. */
 function versionOf (value: PyValue): string | undefined {
-  if (value instanceof PyObject) {
-    const v = value.get('_sklearn_version')
-    if (typeof v === 'string') return v
-    if (sklearnClass(value) === 'Pipeline') return pipelineSteps(value).map(versionOf).find(x => x !== undefined)
-  }
-  if (value instanceof PyTuple || Array.isArray(value) || value instanceof Map) {
-    const items = value instanceof PyTuple ? value.items : Array.isArray(value) ? value : [...value.values()]
-    return items.map(versionOf).find(x => x !== undefined)
-  }
-  return undefined
+  return findInValue(value,
+    v => { const version = v instanceof PyObject ? v.get('_sklearn_version') : undefined; return typeof version === 'string' ? version : undefined },
+    v => !(v instanceof PyObject) || sklearnClass(v) === 'Pipeline')
 }
 
+/**
+ * Runs `build` on values read from `file`: a ServiceError gets the file's name, and
+ * anything else (a bug of ours that a strange file reached) still fails as one line naming
+ * the file, never as a stack trace; the original error stays as its cause.
+ */
 function inFile<T> (file: string, build: () => T): T {
   try {
     return build()
   } catch (err) {
     if (err instanceof ServiceError) throw err.withFile(file)
-    throw err
+    const { name, message } = err instanceof Error ? err : { name: 'error', message: summarize(err) }
+    throw new ServiceError('ERR_MODEL_UNSUPPORTED', `unexpected ${name} while reading the model: ${summarize(message)}`, { file, cause: err })
   }
 }
 
@@ -93,40 +94,57 @@ export async function decodeModel (paths: ModelPaths, options: ReadPickleOptions
   return { state, info: predictor.info, notes }
 }
 
+/** A decoded file and its name, for messages. */
+export interface FileValue {
+  readonly file: string
+  readonly value: PyValue
+}
+
 /** Decodes and creates once: the predictor made to check the feature counts is kept. */
 async function decode (paths: ModelPaths, options: ReadPickleOptions): Promise<{ state: ModelState, predictor: TextClassifier, notes: string[] }> {
-  const notes: string[] = []
-  const model = await readPickleFile(paths.model, options)
-  const versions: Record<string, string> = {}
-  const modelVersion = versionOf(model)
-  if (modelVersion !== undefined) versions[paths.model] = modelVersion
-  const parts = inFile(paths.model, () => split(stagesOf(model)))
-  if (parts.classifier === undefined) {
-    throw new ServiceError('ERR_MODEL_UNSUPPORTED', `no classifier found (the file holds ${describe(model)})`, { file: paths.model })
+  const model = { file: paths.model, value: await readPickleFile(paths.model, options) }
+  const vectorizers: FileValue[] = []
+  // Vectorizer files are read only when the model holds no vectorizer of its own.
+  if (!inFile(model.file, () => split(stagesOf(model.value))).text.some(s => roleOf(s) === 'vectorizer')) {
+    for (const file of paths.vectorizers ?? []) vectorizers.push({ file, value: await readPickleFile(file, options) })
   }
-  const files = paths.vectorizers ?? []
+  return decodeValues(model, vectorizers, paths.vectorizers ?? [])
+}
+
+/**
+ * Checks and builds decoded values into a ModelState and its predictor.
+ * @throws ServiceError naming the file and the problem.
+ */
+export function decodeValues (model: FileValue, vectorizers: readonly FileValue[], vectorizerPaths: readonly string[] = vectorizers.map(v => v.file)): { state: ModelState, predictor: TextClassifier, notes: string[] } {
+  const notes: string[] = []
+  const versions: Record<string, string> = {}
+  const modelVersion = inFile(model.file, () => versionOf(model.value))
+  if (modelVersion !== undefined) versions[model.file] = modelVersion
+  const parts = inFile(model.file, () => split(stagesOf(model.value)))
+  if (parts.classifier === undefined) {
+    throw new ServiceError('ERR_MODEL_UNSUPPORTED', `no classifier found (the file holds ${describe(model.value)})`, { file: model.file })
+  }
   let textStages = parts.text
-  let textFile = paths.model
+  let textFile = model.file
   if (parts.text.some(s => roleOf(s) === 'vectorizer')) {
-    if (files.length > 0) notes.push(`${paths.model} holds its own vectorizer; ignoring ${files.join(', ')}`)
+    if (vectorizerPaths.length > 0) notes.push(`${model.file} holds its own vectorizer; ignoring ${vectorizerPaths.join(', ')}`)
   } else {
-    if (files.length === 0) throw new ServiceError('ERR_MODEL_UNSUPPORTED', 'the model holds no vectorizer and no vectorizer file was given', { file: paths.model })
+    if (vectorizers.length === 0) throw new ServiceError('ERR_MODEL_UNSUPPORTED', 'the model holds no vectorizer and no vectorizer file was given', { file: model.file })
     const fromFiles: PyValue[] = []
-    for (const file of files) {
-      const value = await readPickleFile(file, options)
-      const v = versionOf(value)
+    for (const { file, value } of vectorizers) {
+      const v = inFile(file, () => versionOf(value))
       if (v !== undefined) versions[file] = v
       const found = inFile(file, () => split(stagesOf(value)))
       if (found.text.length === 0) throw new ServiceError('ERR_MODEL_UNSUPPORTED', `no vectorizer found (the file holds ${describe(value)})`, { file })
       fromFiles.push(...found.text)
     }
     textStages = [...fromFiles, ...parts.text]
-    textFile = files[0]!
+    textFile = vectorizers[0]!.file
   }
   const text = inFile(textFile, () => buildTextSide(textStages))
-  const classifier = inFile(paths.model, () => buildEstimator('classifier', parts.classifier))
+  const classifier = inFile(model.file, () => buildEstimator('classifier', parts.classifier))
   const state: ModelState = { ...text, classifier, sklearnVersions: versions }
-  const predictor = inFile(paths.model, () => createPredictor(state)) // checks that the feature counts agree
+  const predictor = inFile(model.file, () => createPredictor(state)) // checks that the feature counts agree
   return { state, predictor, notes }
 }
 

@@ -2,6 +2,7 @@
  * Python's `str()` of the values a `classes_` array holds, so labels read as Python
  * prints them: 1 -> '1', True -> 'True', 0.5 -> '0.5', 1.0 -> '1.0', 1e16 -> '1e+16'.
  */
+import { summarize } from '../pickle/value-walk.js'
 
 /** `repr(float)`: shortest round-trip digits, fixed between 1e-4 and 1e16, else exponent form. */
 export function pyFloatRepr (x: number): string {
@@ -30,5 +31,5 @@ export function pyStr (value: unknown, isFloat = false): string {
   if (typeof value === 'number') return isFloat ? pyFloatRepr(value) : Number.isInteger(value) ? String(value) : pyFloatRepr(value)
   if (value === null || value === undefined) return 'None'
   if (value instanceof Uint8Array) return `b'${Array.from(value, b => b >= 0x20 && b < 0x7f && b !== 0x27 && b !== 0x5c ? String.fromCharCode(b) : '\\x' + b.toString(16).padStart(2, '0')).join('')}'`
-  return String(value)
+  return summarize(value)
 }

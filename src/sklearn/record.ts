@@ -8,6 +8,7 @@
 import { ServiceError } from '../errors.js'
 import { DType, NdArray, elementAt, type NumericArray } from '../pickle/numpy.js'
 import { SparseMatrix, indexAt } from '../pickle/scipy-sparse.js'
+import { summarize } from '../pickle/value-walk.js'
 import { PyFrozenSet, PyGlobal, PyObject, PyTuple, type PyValue } from '../pickle/values.js'
 import { pyStr } from './python-repr.js'
 
@@ -24,16 +25,9 @@ export function sklearnClass (value: PyValue): string | undefined {
   return value instanceof PyObject && (value.module === 'sklearn' || value.module.startsWith('sklearn.')) ? value.name : undefined
 }
 
-/** What a value is, for messages: 'sklearn.svm._classes.SVC', 'a list', ... */
+/** What a value is, for messages, bounded whatever the value: 'sklearn.svm._classes.SVC', 'a list of 3 items', ... */
 export function describe (value: PyValue): string {
-  if (value instanceof PyObject || value instanceof PyGlobal) return value.qualifiedName
-  if (value === null) return 'None'
-  if (Array.isArray(value)) return 'a list'
-  if (value instanceof PyTuple) return 'a tuple'
-  if (value instanceof Map) return 'a dict'
-  if (value instanceof NdArray) return `an array of shape (${value.shape.join(', ')})`
-  if (value instanceof SparseMatrix) return `a sparse ${value.format} matrix`
-  return typeof value === 'string' ? `the string '${value}'` : typeof value
+  return typeof value === 'string' ? `the string ${summarize(value)}` : summarize(value)
 }
 
 /** A fitted attribute; its absence means the estimator was saved unfitted. */
@@ -79,7 +73,7 @@ export function int (obj: PyObject, name: string, fallback?: number): number {
 export function choice<T extends string> (obj: PyObject, name: string, allowed: readonly T[], fallback: T): T {
   const v = param(obj, name, fallback)
   if (typeof v === 'string' && (allowed as readonly string[]).includes(v)) return v as T
-  return unsupported(`${obj.name}.${name} is ${typeof v === 'string' ? `'${v}'` : describe(v)}; supported: ${allowed.join(', ')}`)
+  return unsupported(`${obj.name}.${name} is ${summarize(v)}; supported: ${allowed.join(', ')}`)
 }
 
 /** A record attribute that must itself be a record. */

@@ -1,6 +1,8 @@
 /**
  * Mutation fuzzing of the file layer on real fixture files: every outcome must be a
- * value or a ServiceError, never another exception, a crash or a run over 1 s.
+ * value or a ServiceError, never another exception, a crash or a run over 1 s; every value
+ * then goes through the model layer (versions, stages, estimators, messages), which may
+ * refuse it only with a ServiceError of its own.
  * pickleparser serves as a differential oracle where both readers accept the input
  * and the value lies where pickleparser is known to be right.
  *
@@ -13,6 +15,8 @@ import { Parser } from 'pickleparser'
 import { ServiceError } from '../../src/errors.js'
 import { decodePickleBytes } from '../../src/pickle/read-pickle-file.js'
 import { PyTuple } from '../../src/pickle/values.js'
+import { decodeValues } from '../../src/sklearn/load-model.js'
+import { hostilePickles } from '../helpers/hostile-pickles.js'
 import { FIXTURES } from '../helpers/paths.js'
 
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 20000)
@@ -111,13 +115,28 @@ function hostileInputs (): Array<[string, Uint8Array]> {
   ]
 }
 
-async function outcome (bytes: Uint8Array): Promise<{ value?: unknown, error?: unknown, ms: number }> {
+/** A decoded value also goes through the model layer, whose walks over it must be bounded too. */
+async function outcome (bytes: Uint8Array): Promise<{ value?: unknown, error?: unknown, modelError?: unknown, ms: number }> {
   const start = performance.now()
+  let value: unknown
   try {
-    const value = await decodePickleBytes(bytes, { maxDecompressedBytes: 64 * 1024 * 1024 })
-    return { value, ms: performance.now() - start }
+    value = await decodePickleBytes(bytes, { maxDecompressedBytes: 64 * 1024 * 1024 })
   } catch (error) {
     return { error, ms: performance.now() - start }
+  }
+  try {
+    decodeValues({ file: 'fuzzed.pkl', value }, [])
+    return { value, ms: performance.now() - start }
+  } catch (modelError) {
+    return { value, modelError, ms: performance.now() - start }
+  }
+}
+
+/** The model layer may refuse a value, but only with a ServiceError of its own, not the net around unexpected errors. */
+function expectModelRefusal (error: unknown, where: string): void {
+  if (error === undefined) return
+  if (!(error instanceof ServiceError) || error.detail.startsWith('unexpected')) {
+    throw new Error(`${where}: the model layer threw ${error instanceof Error ? error.stack ?? error.message : String(error)}`)
   }
 }
 
@@ -162,16 +181,17 @@ function oracle (bytes: Uint8Array): unknown {
 
 describe('fuzzing the file layer', function () {
   this.timeout(0)
-  const dir = path.join(FIXTURES, 'pickle')
-  const corpus = readdirSync(dir)
+  // The pickle-layer fixtures, and the small hostile model files whose walks the model layer must survive.
+  const corpus = [path.join(FIXTURES, 'pickle'), path.join(FIXTURES, 'hostile')].flatMap(dir => readdirSync(dir)
     .filter(name => /\.(pkl|joblib)$/.test(name))
     .sort()
-    .map(name => new Uint8Array(readFileSync(path.join(dir, name))))
+    .map(name => new Uint8Array(readFileSync(path.join(dir, name)))))
 
   it('meets every hostile shape with a value or a ServiceError, each within 1 s', async () => {
-    for (const [name, bytes] of hostileInputs()) {
+    for (const [name, bytes] of [...hostileInputs(), ...hostilePickles()]) {
       const result = await outcome(bytes)
       if (result.error !== undefined) expect(result.error, name).to.be.instanceOf(ServiceError)
+      expectModelRefusal(result.modelError, name)
       expect(result.ms, name).to.be.below(SLOW_MS)
     }
   })
@@ -193,6 +213,7 @@ describe('fuzzing the file layer', function () {
         }
         counts.error++
       } else {
+        expectModelRefusal(result.modelError, where)
         counts.value++
         const ours = simple(result.value)
         if (ours !== undefined && bytes[0] === 0x80) {

@@ -15,6 +15,7 @@ import { argmax, numpySum, softmaxInPlace } from '../math.js'
 import { attr, float64Array, param, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { buildMembers, commonWidth, labelClassIndices } from './inner.js'
+import { summarize } from '../../pickle/value-walk.js'
 
 interface AdaBoostState extends EstimatorState {
   readonly classes: readonly string[]
@@ -36,7 +37,7 @@ function build (obj: PyObject, ctx: BuildContext): AdaBoostState {
   const allWeights = float64Array(attr(obj, 'estimator_weights_'), `${obj.name}.estimator_weights_`, [-1])
   if (allWeights.length < estimators.length) shapeError(`${obj.name}.estimator_weights_ has ${allWeights.length} weights for ${estimators.length} estimators`)
   const algorithm = param(obj, 'algorithm', 'SAMME')
-  if (algorithm !== 'SAMME' && algorithm !== 'SAMME.R' && algorithm !== 'deprecated') unsupported(`${obj.name}.algorithm is ${String(algorithm)}`)
+  if (algorithm !== 'SAMME' && algorithm !== 'SAMME.R' && algorithm !== 'deprecated') unsupported(`${obj.name}.algorithm is ${summarize(algorithm)}`)
   const real = algorithm === 'SAMME.R'
   return {
     type: 'adaboost',

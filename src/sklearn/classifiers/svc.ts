@@ -20,6 +20,7 @@ import { defineEstimator, type Classifier, type EstimatorState, type Scores } fr
 import { argmax, ovrDecisionFunction, softmaxInPlace } from '../math.js'
 import { attr, attrOf, bool, describe, int, num, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import { sortedEntries, type SparseRow } from '../sparse-row.js'
+import { summarize } from '../../pickle/value-walk.js'
 
 /** The kernels served ('precomputed' and callables are not). */
 export type SvmKernel = 'linear' | 'poly' | 'rbf' | 'sigmoid'
@@ -153,7 +154,7 @@ function gammaOf (obj: PyObject, nFeatures: number): number {
 function nFeaturesOf (obj: PyObject, svCols: number): number {
   const shapeFit = param(obj, 'shape_fit_', null)
   if (shapeFit instanceof PyTuple && shapeFit.length === 2 && typeof shapeFit.items[1] === 'number') {
-    if (shapeFit.items[1] !== svCols) shapeError(`${obj.name}.support_vectors_ has ${svCols} columns but shape_fit_ says ${String(shapeFit.items[1])} features`)
+    if (shapeFit.items[1] !== svCols) shapeError(`${obj.name}.support_vectors_ has ${svCols} columns but shape_fit_ says ${summarize(shapeFit.items[1])} features`)
   }
   if (obj.has('n_features_in_')) {
     const n = int(obj, 'n_features_in_')
@@ -166,7 +167,7 @@ function build (obj: PyObject): SvcState {
   const name = obj.name
   const kernelValue = param(obj, 'kernel', 'rbf')
   if (typeof kernelValue !== 'string' || !(KERNELS as readonly string[]).includes(kernelValue)) {
-    return unsupported(`${name}.kernel is ${typeof kernelValue === 'string' ? `'${kernelValue}'` : describe(kernelValue)}; supported: ${KERNELS.join(', ')}`)
+    return unsupported(`${name}.kernel is ${summarize(kernelValue)}; supported: ${KERNELS.join(', ')}`)
   }
   const kernel = kernelValue as SvmKernel
   const classes = readClasses(attr(obj, 'classes_'), name)

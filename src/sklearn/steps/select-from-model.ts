@@ -16,6 +16,7 @@ import { numpySum } from '../math.js'
 import { describe, int, isFloat32, numericArray, param, toFloat64, unsupported } from '../record.js'
 import { createSelection } from './column-selection.js'
 import { featureImportances } from './feature-importances.js'
+import { summarize } from '../../pickle/value-walk.js'
 
 interface SelectFromModelState extends EstimatorState {
   readonly mask: Uint8Array
@@ -36,7 +37,7 @@ function scoresOf (est: PyObject, obj: PyObject): { scores: Float64Array, float3
     if (array.shape.length === 1) return { scores: values.map(Math.abs), float32 }
     const [rows, cols] = array.shape as [number, number]
     const order = param(obj, 'norm_order', 1)
-    if (order !== 1 && order !== 2 && order !== Infinity) unsupported(`${obj.name}.norm_order ${String(order)} is not supported`)
+    if (order !== 1 && order !== 2 && order !== Infinity) unsupported(`${obj.name}.norm_order ${summarize(order)} is not supported`)
     const scores = new Float64Array(cols)
     for (let j = 0; j < cols; j++) {
       let acc = 0

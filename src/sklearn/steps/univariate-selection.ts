@@ -15,6 +15,7 @@ import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type EstimatorState, type Step } from '../estimator.js'
 import { attr, choice, float64Array, isFloat32, num, numericArray, param, unsupported } from '../record.js'
 import { createSelection } from './column-selection.js'
+import { summarize } from '../../pickle/value-walk.js'
 
 interface SelectionState extends EstimatorState {
   readonly mask: Uint8Array
@@ -83,7 +84,7 @@ function pvalues (obj: PyObject): Float64Array {
 function kParam (obj: PyObject, name: string, n: number): number | 'all' {
   const k = param(obj, name, 10)
   if (k === 'all') return 'all'
-  if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) return unsupported(`${obj.name}.${name} is ${String(k)}`)
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) return unsupported(`${obj.name}.${name} is ${summarize(k)}`)
   return Math.min(k, n)
 }
 

@@ -20,6 +20,7 @@ import { packTerms, termAt, type TermList } from './term-list.js'
 import { buildTermTable, lookupRange, type TermTable } from './term-table.js'
 import { NEEDS_EXACT_PATH, buildWordIndex, forEachFeatureOfIds, scanTokenIds, type IdBuffer, type WordIndex } from './word-index.js'
 import { applyTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
+import { summarize } from '../../pickle/value-walk.js'
 
 export interface VocabularyVectorizerState extends EstimatorState {
   readonly analyzer: AnalyzerOptions
@@ -63,7 +64,7 @@ export function readAnalyzerOptions (obj: PyObject): AnalyzerOptions {
     unsupported(`${obj.name}.analyzer is ${typeof analyzer === 'string' ? `'${analyzer}'` : `the callable ${describe(analyzer)}`}, which cannot be served without Python`)
   }
   const input = param(obj, 'input', 'content')
-  if (input !== 'content') unsupported(`${obj.name}.input is '${String(input)}'; only 'content' can be served`)
+  if (input !== 'content') unsupported(`${obj.name}.input is ${summarize(input)}; only 'content' can be served`)
   const strip = param(obj, 'strip_accents', null)
   if (strip !== null && strip !== 'ascii' && strip !== 'unicode') unsupported(`${obj.name}.strip_accents is ${describe(strip)}`)
   const tokenPattern = param(obj, 'token_pattern', '(?u)\\b\\w\\w+\\b')
@@ -97,7 +98,7 @@ function readVocabulary (obj: PyObject): string[] {
   const byIndex: string[] = new Array<string>(v.size)
   for (const [term, index] of v) {
     if (typeof term !== 'string' || typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= v.size || byIndex[index] !== undefined) {
-      shapeError(`${obj.name}.vocabulary_ maps ${JSON.stringify(String(term)).slice(0, 40)} to ${String(index)}; indices must be 0..${v.size - 1}, each once`)
+      shapeError(`${obj.name}.vocabulary_ maps ${summarize(term)} to ${summarize(index)}; indices must be 0..${v.size - 1}, each once`)
     }
     byIndex[index] = term
   }

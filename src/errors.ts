@@ -27,6 +27,7 @@ export const ERROR_CODES = Object.freeze({
   ERR_CONFIG_INVALID: { statusCode: 500, message: 'invalid configuration' },
   ERR_BODY_TOO_LARGE: { statusCode: 413, message: 'request body exceeds 1048576 bytes' },
   ERR_BODY_NOT_UTF8: { statusCode: 400, message: 'request body is not valid UTF-8' },
+  ERR_BODY_TIMEOUT: { statusCode: 408, message: 'request body was not received in full in time' },
   ERR_BODY_NOT_JSON: { statusCode: 400, message: 'request body is not valid JSON' },
   ERR_CONTENT_TYPE: { statusCode: 400, message: 'request body must be application/json' },
   ERR_BAD_QUERY: { statusCode: 400, message: 'invalid query parameter' },

@@ -6,7 +6,7 @@
  * takes directly.
  */
 import cors from 'cors'
-import express, { type Express, type Request, type RequestHandler, type Response } from 'express'
+import express, { type Express, type RequestHandler } from 'express'
 import helmet from 'helmet'
 import type { Config } from '../config.js'
 import { ServiceError } from '../errors.js'
@@ -17,7 +17,7 @@ import { readJsonBody } from './body.js'
 import { API_VERSION, type AppContext } from './context.js'
 import { createErrorHandler } from './error-handler.js'
 import { PrometheusMetrics } from './prometheus.js'
-import { logRequest } from './request-log.js'
+import { logRequest, requestEntry, sentStatus, type SentStatus } from './request-log.js'
 import { ResultCache } from './result-cache.js'
 import { mountDocs } from './routes/docs.js'
 import { createExplainHandler } from './routes/explain.js'
@@ -55,11 +55,18 @@ function prometheusOf (pool: ClassifierPool, cache: ResultCache): PrometheusMetr
 }
 
 /** Counts an answered request by route, method and status, and times it by route. */
-function countRequest (prometheus: PrometheusMetrics, req: Request, res: Response): void {
-  // The route's pattern, not the URL: a client cannot mint new series.
-  const route = (req.route as { path?: string } | undefined)?.path ?? 'unmatched'
-  prometheus.requests.inc({ route, method: req.method, status: res.statusCode })
-  prometheus.requestSeconds.observe({ route }, (performance.now() - (res.locals.startedAt as number)) / 1000)
+function countRequest (prometheus: PrometheusMetrics, route: string, method: string, status: SentStatus, seconds: number): void {
+  prometheus.requests.inc({ route, method, status })
+  prometheus.requestSeconds.observe({ route }, seconds)
+}
+
+/**
+ * What the HTTP server needs of the app for an answer it writes itself, to a request Node's
+ * parser refused or that stalled before its headers were in: an id, a log line, a count.
+ */
+export interface EarlyAnswers {
+  nextRequestId: () => string
+  record: (requestId: string, status: number, startedAt: number, client: string | undefined) => void
 }
 
 export function createApp ({ config, pool, logger = createLogger(config.logLevel), isStopping = () => false }: AppOptions): Express {
@@ -75,6 +82,7 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
     labels: displayLabels(pool.model.classes, config.labelNames)
   }
   let requests = 0
+  const nextRequestId = (): string => `req-${++requests}`
   const app = express()
   app.disable('x-powered-by')
   app.set('etag', false)
@@ -84,14 +92,16 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
   const pino = logger.pino
   app.use((req, res, next) => {
     res.locals.startedAt = performance.now()
-    res.locals.requestId = `req-${++requests}`
+    res.locals.requestId = nextRequestId()
     res.setHeader('X-API-Version', API_VERSION)
     res.setHeader('X-Request-Id', res.locals.requestId as string)
     if (isStopping()) res.setHeader('Connection', 'close')
     // 'close' comes for every response, sent whole or cut off: one log line, one count.
     res.once('close', () => {
-      if (pino !== undefined) logRequest(pino, req, res)
-      if (ctx.prometheus !== undefined) countRequest(ctx.prometheus, req, res)
+      const status = sentStatus(res)
+      if (pino !== undefined) logRequest(pino, status, () => requestEntry(req, res, status))
+      // The route's pattern, not the URL: a client cannot mint new series.
+      if (ctx.prometheus !== undefined) countRequest(ctx.prometheus, (req.route as { path?: string } | undefined)?.path ?? 'unmatched', req.method, status, (performance.now() - (res.locals.startedAt as number)) / 1000)
     })
     next()
   })
@@ -99,7 +109,9 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
   app.use(cors())
 
   const { predict, batchPredict } = createPredictHandlers(ctx)
-  const body = readJsonBody()
+  // No valid body of these routes nests past 2 or holds more than MAX_BATCH_SIZE texts and a
+  // few fields; the margin lets validation name the field of a body that is only a little off.
+  const body = readJsonBody({ shape: { maxDepth: 8, maxValues: config.maxBatchSize + 64 }, requestTimeoutMs: config.requestTimeoutMs })
   app.post('/predict', body, predict)
   app.post('/batch_predict', body, batchPredict)
   app.post('/explain', body, createExplainHandler(ctx))
@@ -112,5 +124,14 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
   }
   app.use((req, _res) => { throw new ServiceError('ERR_NOT_FOUND', `no route for ${req.method} ${req.path}`) })
   app.use(createErrorHandler(logger, ctx.prometheus))
+  const earlyAnswers: EarlyAnswers = {
+    nextRequestId,
+    record: (requestId, status, startedAt, client) => {
+      const seconds = (performance.now() - startedAt) / 1000
+      if (pino !== undefined) logRequest(pino, status, () => ({ request_id: requestId, status, duration_ms: Math.round(seconds * 1e6) / 1000, client }))
+      if (ctx.prometheus !== undefined) countRequest(ctx.prometheus, 'unmatched', 'unknown', status, seconds)
+    }
+  }
+  app.locals.earlyAnswers = earlyAnswers
   return app
 }

@@ -1,12 +1,26 @@
 /**
- * The JSON body reader (DECISIONS.md 6 and 8): only application/json; at most 1 MiB,
- * refused as soon as Content-Length or the bytes themselves pass it, without reading the
- * rest; UTF-8 checked on the raw bytes (never replaced with U+FFFD); then JSON.parse.
+ * The JSON body reader (DECISIONS.md 6, 8, 13 and 14): only application/json; at most 1 MiB,
+ * refused as soon as Content-Length or the bytes themselves pass it; its shape checked on
+ * the raw bytes as they arrive (nesting depth, value count), so a body no route could accept
+ * is refused without a parse; a body not in by the request's deadline gets 408; UTF-8
+ * checked on the raw bytes (never replaced with U+FFFD); then JSON.parse.
  */
 import type { NextFunction, Request, Response } from 'express'
 import { ServiceError } from '../errors.js'
+import { JsonShapeScanner, type JsonShapeLimits } from './json-shape.js'
+import { drainAfterAnswer } from './linger.js'
+import { ValidationError } from './validate.js'
 
 export const BODY_LIMIT = 1024 * 1024
+
+export interface BodyOptions {
+  /** Largest body accepted, in bytes. Defaults to 1 MiB. */
+  readonly limit?: number
+  /** Nesting and value count past which no valid body of the route can go. */
+  readonly shape: JsonShapeLimits
+  /** The whole request's time limit (REQUEST_TIMEOUT_MS), counted from its first byte. */
+  readonly requestTimeoutMs: number
+}
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
@@ -19,17 +33,19 @@ function isJson (contentType: string | undefined): boolean {
 }
 
 /** Express middleware: sets `req.body` to the parsed JSON value, or passes a ServiceError on. */
-export function readJsonBody (limit: number = BODY_LIMIT) {
+export function readJsonBody ({ limit = BODY_LIMIT, shape, requestTimeoutMs }: BodyOptions) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!isJson(req.headers['content-type'])) return next(new ServiceError('ERR_CONTENT_TYPE'))
+    if (!isJson(req.headers['content-type'])) return next(early(req, new ServiceError('ERR_CONTENT_TYPE')))
     const declared = Number(req.headers['content-length'])
-    if (Number.isFinite(declared) && declared > limit) return next(tooLarge(req, res, limit))
+    if (Number.isFinite(declared) && declared > limit) return next(early(req, tooLarge(limit)))
+    const scanner = new JsonShapeScanner(shape)
     const chunks: Buffer[] = []
     let size = 0
     let done = false
     const finish = (err?: ServiceError): void => {
       if (done) return
       done = true
+      clearTimeout(timer)
       req.off('data', onData)
       req.off('end', onEnd)
       req.off('error', onError)
@@ -43,23 +59,34 @@ export function readJsonBody (limit: number = BODY_LIMIT) {
     }
     const onData = (chunk: Buffer): void => {
       size += chunk.length
-      if (size > limit) finish(tooLarge(req, res, limit))
-      else chunks.push(chunk)
+      if (size > limit) return finish(early(req, tooLarge(limit)))
+      const wrong = scanner.feed(chunk)
+      if (wrong !== undefined) return finish(early(req, new ValidationError([{ loc: ['body'], msg: wrong, type: 'json_too_complex' }])))
+      chunks.push(chunk)
     }
     const onEnd = (): void => finish()
+    // The client went away mid-upload: nobody reads the answer, which is logged as aborted.
     const onError = (): void => finish(new ServiceError('ERR_BODY_NOT_JSON', 'request body was not received in full'))
+    const left = requestTimeoutMs - (performance.now() - (res.locals.startedAt as number))
+    // A client this slow gets its 408 and the connection closes (DECISIONS.md 13).
+    const timer = setTimeout(() => {
+      res.setHeader('Connection', 'close')
+      finish(new ServiceError('ERR_BODY_TIMEOUT', `request body was not received in full within ${requestTimeoutMs} ms`))
+    }, Math.max(0, left))
     req.on('data', onData)
     req.on('end', onEnd)
     req.on('error', onError)
   }
 }
 
-/** The 413, after which the connection closes: the rest of the body is never read. */
-function tooLarge (req: Request, res: Response, limit: number): ServiceError {
-  req.pause()
-  res.setHeader('Connection', 'close')
-  res.once('finish', () => req.socket.destroy())
+function tooLarge (limit: number): ServiceError {
   return new ServiceError('ERR_BODY_TOO_LARGE', `request body exceeds ${limit} bytes`)
+}
+
+/** An answer given before the body is all in: the rest is read and dropped, within bounds (linger.ts), so the client reads the answer. */
+function early (req: Request, err: ServiceError): ServiceError {
+  drainAfterAnswer(req)
+  return err
 }
 
 export function parseJson (bytes: Uint8Array): unknown {

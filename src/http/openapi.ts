@@ -22,7 +22,8 @@ const unavailable = response('At capacity, timed out, or no worker available; re
 const internal = response('Unexpected failure; error_id is logged with the stack', json(ref('InternalError'), { detail: 'Internal server error', error_id: '5b0c6d0e-2f0a-4c55-9d0e-8a1b2c3d4e5f' }))
 const invalid = response('The body breaks a rule: FastAPI\'s detail list', json(ref('ValidationError'), { detail: [{ loc: ['body', 'texts', 0], msg: 'String should have at least 1 character', type: 'string_too_short' }] }))
 const badBody = error('The body is not JSON, not UTF-8, or not sent as application/json', 'request body is not valid JSON')
-const tooLarge = error('The body exceeds 1 MiB', 'request body exceeds 1048576 bytes')
+const tooLarge = error('The body exceeds 1 MiB; the connection closes after the answer', 'request body exceeds 1048576 bytes')
+const bodyTimeout = error('The body was not all received within REQUEST_TIMEOUT_MS of the request\'s start (a stalled upload); the connection closes after the answer', 'request body was not received in full within 30000 ms')
 
 const preflight = (methods: string): Json => ({
   summary: 'CORS preflight',
@@ -34,7 +35,7 @@ export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextL
   const schemas = requestSchemas(config)
   const singleExample = { text: 'a wonderful, moving film' }
   const batchExample = { texts: ['a wonderful, moving film', 'dull and lifeless'], batch_size: 10 }
-  const postResponses = (ok: Json): Json => ({ 200: ok, 400: badBody, 413: tooLarge, 422: invalid, 500: internal, 503: unavailable })
+  const postResponses = (ok: Json): Json => ({ 200: ok, 400: badBody, 408: bodyTimeout, 413: tooLarge, 422: invalid, 500: internal, 503: unavailable })
   const predictions = response('Predictions: the single form\'s answer, or the batch form\'s in input order', {
     'application/json': {
       schema: { oneOf: [ref('SinglePrediction'), ref('BatchPrediction')] },
@@ -59,7 +60,7 @@ export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextL
     info: {
       title: 'tfidf-serve',
       version: API_VERSION,
-      description: 'Text classification with a scikit-learn TF-IDF model, served without Python: the labels and probabilities scikit-learn gives. Every response carries X-API-Version and X-Request-Id. Routes are exact and case-sensitive; another method on a route gets 405 with an Allow header, an unknown route 404, a request the HTTP parser refuses 400 (all as {"detail": ...}).',
+      description: 'Text classification with a scikit-learn TF-IDF model, served without Python: the labels and probabilities scikit-learn gives. Every response carries X-API-Version and X-Request-Id. Routes are exact and case-sensitive; another method on a route gets 405 with an Allow header, an unknown route 404, a request the HTTP parser refuses 400, headers not in by the request timeout 408, headers over 16 KiB 431 (all as {\"detail\": ...}). A request whose client goes away before its answer is logged and counted with status \"aborted\".',
       license: { name: 'MIT', identifier: 'MIT' }
     },
     servers: [{ url: '/' }],
@@ -178,7 +179,10 @@ export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextL
           tags: ['operations'],
           summary: 'The docs page\'s script, style and icon',
           parameters: [{ name: 'asset', in: 'path', required: true, schema: { type: 'string', enum: ['swagger-ui.css', 'swagger-ui-bundle.js', 'init.js', 'favicon-32x32.png'] } }],
-          responses: { 200: response('The file', { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentEncoding: 'binary' } } }) }
+          responses: {
+            200: response('The file', { 'text/css': { schema: { type: 'string' } }, 'text/javascript': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentEncoding: 'binary' } } }),
+            404: error('No such asset', 'no route for GET /docs/nope.js')
+          }
         }
       }
     },
@@ -191,7 +195,9 @@ export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextL
       responses: {
         NotFound: error('No route for this method and path (routes are exact and case-sensitive)', 'no route for POST /PREDICT'),
         MethodNotAllowed: response('The route exists for other methods, named in Allow', json(ref('Error'), { detail: 'method not allowed; use POST' }), { Allow: { schema: { type: 'string' } } }),
-        BadRequest: error('The HTTP parser refused the request (malformed request line, header or chunked framing); the connection is closed', 'malformed HTTP request: Parse Error: Invalid method encountered')
+        BadRequest: error('The HTTP parser refused the request (malformed request line, header or chunked framing); the connection is closed', 'malformed HTTP request: Parse Error: Invalid method encountered'),
+        RequestTimeout: error('The request\'s headers were not all received within REQUEST_TIMEOUT_MS (at most 60 s); the connection is closed', 'request was not received in full in time'),
+        RequestHeaderFieldsTooLarge: error('The request\'s headers exceed Node\'s limit (16 KiB); the connection is closed', 'request headers are too large')
       }
     }
   }

@@ -9,6 +9,7 @@ import { ServiceError } from '../errors.js'
 import type { LineFormat, LinesResult } from '../prediction-lines.js'
 import type { Explanation } from '../sklearn/explain.js'
 import { Admission } from './admission.js'
+import { TaskAbort } from './task-abort.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
 import { RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ExplainTask, type LinesTask, type ModelStatus, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
@@ -174,15 +175,15 @@ export class ClassifierPool {
    * (503) when the work runs past the timeout, ERR_WORKER_UNAVAILABLE (503) after close,
    * ERR_INTERNAL (500) when a worker fails.
    */
-  async #admitted<T> (work: (abort: AbortController) => Promise<T>): Promise<T> {
+  async #admitted<T> (work: (abort: TaskAbort) => Promise<T>): Promise<T> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
     await this.#admission.acquire()
-    const abort = new AbortController()
+    const abort = new TaskAbort()
     const timer = setTimeout(() => abort.abort(), this.#timeoutMs)
     try {
       return await work(abort)
     } catch (err) {
-      throw workerFailure(err, abort.signal.aborted, this.#timeoutMs)
+      throw workerFailure(err, abort.aborted, this.#timeoutMs)
     } finally {
       clearTimeout(timer)
       this.#admission.release()
@@ -197,7 +198,7 @@ export class ClassifierPool {
     return await this.#admitted(async abort => {
       const chunks: Array<Promise<ClassifyResult>> = []
       for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize) }, { name: 'classify', signal: abort.signal }))
+        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize) }, { name: 'classify', signal: abort }))
       }
       const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => {
         // One failed chunk ends the request: stop its siblings too.
@@ -222,7 +223,7 @@ export class ClassifierPool {
   async predictLines (chunk: Uint8Array, format: LineFormat): Promise<LinesResult> {
     return await this.#admitted(async abort => {
       const task: LinesTask = { chunk, format }
-      return await this.#piscina.run(task, { name: 'lines', signal: abort.signal, transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
+      return await this.#piscina.run(task, { name: 'lines', signal: abort, transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
     })
   }
 
@@ -235,7 +236,7 @@ export class ClassifierPool {
     if (this.model.explainRefusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', this.model.explainRefusal)
     return await this.#admitted(async abort => {
       const task: ExplainTask = { texts, topK }
-      return await this.#piscina.run(task, { name: 'explain', signal: abort.signal }) as unknown as Explanation[]
+      return await this.#piscina.run(task, { name: 'explain', signal: abort }) as unknown as Explanation[]
     })
   }
 

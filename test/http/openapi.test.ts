@@ -76,6 +76,7 @@ describe('GET /openapi.json', function () {
       ['/docs', 'get', async () => await request(app).get('/docs')],
       ['/docs/init.js', 'get', async () => await request(app).get('/docs/init.js')],
       ['/docs/swagger-ui.css', 'get', async () => await request(app).get('/docs/swagger-ui.css')],
+      ['/docs/nope.js', 'get', async () => await request(app).get('/docs/nope.js')],
       ['/predict', 'options', async () => await request(app).options('/predict').set('Origin', 'http://example.com').set('Access-Control-Request-Method', 'POST')]
     ]
     const seen = new Set<string>()
@@ -98,13 +99,13 @@ describe('GET /openapi.json', function () {
     const refused = both.find(r => r.status === 503)!
     expect(refused, 'one of two concurrent requests is refused').not.to.equal(undefined)
     expect((((doc.paths as Json)['/predict'] as Json).post as { responses: Json }).responses['503']).to.be.an('object')
-    expect([...seen]).to.include.members(['post /predict 200', 'post /predict 400', 'post /predict 413', 'post /predict 422', 'post /predict 500', 'post /explain 422', 'get /metrics 400', 'options /predict 204'])
+    expect([...seen]).to.include.members(['post /predict 200', 'post /predict 400', 'post /predict 413', 'post /predict 422', 'post /predict 500', 'post /explain 422', 'get /metrics 400', 'options /predict 204', 'get /docs/nope.js 404'])
   })
 
   it('documents the answers every route may give outside its operations: 404, 405 and the parser\'s 400', async () => {
     const responses = (doc.components as { responses: Json }).responses
     const notFound = await request(service.app).get('/nowhere').expect(404)
-    expect(Object.keys(responses)).to.include.members(['NotFound', 'MethodNotAllowed', 'BadRequest'])
+    expect(Object.keys(responses)).to.include.members(['NotFound', 'MethodNotAllowed', 'BadRequest', 'RequestTimeout', 'RequestHeaderFieldsTooLarge'])
     const ajv = new Ajv2020({ strict: false })
     ajv.addSchema(doc, 'api')
     expect(ajv.compile({ $ref: 'api#/components/schemas/Error' })(notFound.body)).to.equal(true)

@@ -19,6 +19,7 @@ import { chart, markdown, table, type Row } from './lib/report.js'
 import { startBaseline, startNoop, startTfidf } from './lib/servers.js'
 import { cacheRows } from './sections/cache-fill.js'
 import { cliRows } from './sections/cli-scaling.js'
+import { hostileRows, scanRows } from './sections/hostile-bodies.js'
 import { inProcessRows } from './sections/in-process.js'
 import { startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
@@ -26,7 +27,7 @@ import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 const argv = new Set(process.argv.slice(2))
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
-/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli). */
+/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const runs = (section: string): boolean => ONLY === undefined || ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
@@ -137,11 +138,14 @@ async function main (): Promise<void> {
   const startup = runs('startup') ? await startupRows(served, QUICK ? [2] : [1, 2, 4], QUICK ? 2 : 4, settle, texts, oracles, progress) : []
   const cache = runs('cache') ? await cacheRows(models[0]!, texts, QUICK ? 1_100 : 11_000, QUICK ? 14_000 : 140_000, settle, progress) : []
   const cli = runs('cli') ? cliRows(models[0]!, texts, QUICK ? 0.1 : 1, QUICK ? 1 : 3, progress) : []
+  // HOSTILE_BEFORE=<checkout with dist/> adds the same run against an older build.
+  const builds = [{ label: 'this build' }, ...(process.env.HOSTILE_BEFORE === undefined ? [] : [{ label: `before (${process.env.HOSTILE_BEFORE})`, root: process.env.HOSTILE_BEFORE }])]
+  const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -160,6 +164,9 @@ async function main (): Promise<void> {
   console.log(markdown(['cache', 'bound MB', 'RSS after start MB', 'after the long texts', 'after all', `${settle} s later`, 'settled, over the cache-off run'], cache.map(r => [r.cache, fmt(r.boundMb, 1), fmt(r.rssStartMb), fmt(r.rssAfterLongMb), fmt(r.rssAfterAllMb), fmt(r.rssSettledMb), fmt(r.rssSettledMb - cache[0]!.rssSettledMb, 1)])))
   console.log('\n## CLI (default model; texts/s after loading, medians)\n')
   console.log(markdown(['input', '--workers', 'texts/s', 'peak RSS MB', 'vs one worker'], cli.map(r => [r.input, String(r.workers), fmt(r.textsPerSecond), fmt(r.maxRssMb), ratio(r.textsPerSecond, cli.find(o => o.input === r.input && o.workers === 1)?.textsPerSecond)])))
+  console.log('\n## Refused bodies: 8 clients sending 1 MB nested 520,000 deep (default model, 2 workers)\n')
+  console.log(markdown(['build', 'refused/s', 'statuses', '/health p50 ms', 'p99 ms', 'max ms', 'RSS idle MB', 'RSS max MB'], hostile.load.map(r => [r.build, fmt(r.refusedPerSecond), JSON.stringify(r.statuses), fmt(r.healthP50Ms, 1), fmt(r.healthP99Ms, 1), fmt(r.healthMaxMs, 1), fmt(r.rssIdleMb), fmt(r.rssMaxMb)])))
+  console.log(markdown(['body', 'KB', 'shape scan us/KB', 'JSON.parse us/KB'], hostile.scan.map(r => [r.body, fmt(r.kb), fmt(r.scanUsPerKb, 3), fmt(r.parseUsPerKb, 3)])))
   console.log(`\nwrote bench/results/${stamp}.json and .svg`)
 }
 

@@ -7,11 +7,11 @@ import { freePort, startServer, type Server } from './processes.js'
 /** Node's flags as `npm start` passes them (package.json). */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2']
 
-/** tfidf-serve on `m` with `workers` workers, the result cache off unless `env` turns it on. */
-export async function startTfidf (m: ModelDir, workers: number, env: Record<string, string> = {}): Promise<Server> {
+/** tfidf-serve on `m` with `workers` workers, the result cache off unless `env` turns it on; `root` is another checkout's build to run instead. */
+export async function startTfidf (m: ModelDir, workers: number, env: Record<string, string> = {}, root = ROOT): Promise<Server> {
   const port = await freePort()
   const { model, vectorizer } = modelFiles(m)
-  return await startServer(`tfidf-serve (${workers} workers)`, process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'dist', 'src', 'main.js')],
+  return await startServer(`tfidf-serve (${workers} workers)`, process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'dist', 'src', 'main.js')],
     { PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: String(workers), CACHE_SIZE: '0', LOG_LEVEL: 'warn', ...env }, port)
 }
 

@@ -23,6 +23,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/workers ./dist/workers
+# NLTK's stop words and WordNet's lemma lists (with their licences) for declared preprocessing.
+COPY src/preprocess/data ./src/preprocess/data
 COPY models/final_best_model.pkl models/tfidf_vectorizer.pkl ./models/
 # The image's own user (uid 1000), not root; nothing in /app is writable by it.
 USER node

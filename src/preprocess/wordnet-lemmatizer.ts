@@ -1,14 +1,18 @@
 /**
- * NLTK's `WordNetLemmatizer().lemmatize(word, pos)`, exactly as NLTK 3.8 computes it over
- * WordNet 3.0: `min(wn._morphy(word, pos), key=len)`, or the word itself when morphy finds
- * nothing. No lowercasing (NLTK does none: 'Dogs' stays 'Dogs'), no Python at run time.
+ * NLTK's `WordNetLemmatizer().lemmatize(word, pos)`, exactly as NLTK 3.8, or NLTK 3.9 and
+ * later, compute it over WordNet 3.0: `min(wn._morphy(word, pos), key=len)`, or the word
+ * itself when morphy finds nothing. No lowercasing (NLTK does none: 'Dogs' stays 'Dogs'),
+ * no Python at run time.
  *
  * morphy (nltk/corpus/reader/wordnet.py): a word in the part of speech's exception list
  * yields those of [word, ...bases] that WordNet's index holds for that part of speech,
  * and nothing else, even when that is none. Otherwise the detachment rules run once on the
- * word, and the word and those forms that the index holds are the answer; failing any, the
- * rules run again on every form of the last round, round after round, until some form is
- * in the index or no rule applies. The first of the shortest answers wins.
+ * word, and the word and those forms that the index holds are the answer. NLTK 3.9 and later
+ * stop there (nltk/nltk#3225, as Princeton's morphy does). NLTK 3.8, failing any, runs the
+ * rules again on every form of the last round, round after round, until some form is in the
+ * index or no rule applies (so 3.8 takes 'needless' to 'needle' as a verb, 'catss' to 'cat';
+ * 3.9 leaves both). Either way the first of the shortest answers wins; the two versions
+ * read the same lemma index and exception lists and differ in nothing else.
  *
  * The index and exception lists come from src/preprocess/data/wordnet-morphy.txt, made by
  * test/fixtures/preprocess/wordnet-data.py from NLTK's own reader (licence beside it).
@@ -20,10 +24,14 @@ import { fileURLToPath } from 'node:url'
 export type WordNetPos = 'n' | 'v' | 'a' | 'r' | 's'
 type IndexPos = Exclude<WordNetPos, 's'>
 
+/** Whose morphy to reproduce: '3.8', or '3.9' for NLTK 3.9 and every later release (3.10.3 checked). */
+export type NltkVersion = '3.8' | '3.9'
+const NLTK_VERSIONS: readonly NltkVersion[] = ['3.8', '3.9']
+
 /** The data file, kept with the sources (this module runs as dist/src/preprocess/*.js). */
 export const WORDNET_DATA_PATH = fileURLToPath(new URL('../../../src/preprocess/data/wordnet-morphy.txt', import.meta.url))
 
-/** `WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS` in NLTK 3.8, in its order: [old suffix, new]. */
+/** `WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS` in NLTK 3.8 (and 3.10), in its order: [old suffix, new]. */
 const SUBSTITUTIONS: Readonly<Record<IndexPos, ReadonlyArray<readonly [string, string]>>> = {
   n: [['s', ''], ['ses', 's'], ['ves', 'f'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
   v: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
@@ -130,8 +138,11 @@ function filterForms (word: string, forms: readonly Form[], pos: PosData, found:
   return found
 }
 
-/** NLTK 3.8's `WordNetCorpusReader._morphy(form, pos)`. */
-function morphy (word: string, pos: PosData, rules: ReadonlyArray<readonly [string, string]>): string[] {
+/**
+ * `WordNetCorpusReader._morphy(form, pos)`: NLTK 3.8's when `repeatRules`, else that of NLTK
+ * 3.9 and later (the same up to the first round's answer, which 3.9 returns even when empty).
+ */
+function morphy (word: string, pos: PosData, rules: ReadonlyArray<readonly [string, string]>, repeatRules: boolean): string[] {
   const bases = pos.exceptions.get(word)
   if (bases !== undefined) {
     const found: string[] = []
@@ -140,7 +151,7 @@ function morphy (word: string, pos: PosData, rules: ReadonlyArray<readonly [stri
   }
   let forms = applyRules(word, [{ keep: word.length, tail: '' }], rules)
   const found = filterForms(word, forms, pos, pos.lemmas.has(word) ? [word] : [])
-  if (found.length > 0) return found
+  if (found.length > 0 || !repeatRules) return found
   while (forms.length > 0) {
     forms = applyRules(word, forms, rules)
     const next = filterForms(word, forms, pos)
@@ -150,25 +161,32 @@ function morphy (word: string, pos: PosData, rules: ReadonlyArray<readonly [stri
 }
 
 /**
- * Makes NLTK 3.8's `WordNetLemmatizer().lemmatize(word, pos)` for one part of speech.
- * The first call in a thread loads WordNet's index (src/preprocess/data/wordnet-morphy.txt);
- * each lemmatizer then only looks words up in sets.
+ * Makes NLTK's `WordNetLemmatizer().lemmatize(word, pos)` for one part of speech, as NLTK
+ * 3.8 or as NLTK 3.9 and later compute it. The first call in a thread loads WordNet's index
+ * (src/preprocess/data/wordnet-morphy.txt); each lemmatizer then only looks words up in sets.
  *
  * @param pos 'n' noun, 'v' verb, 'a' adjective, 'r' adverb or 's' satellite adjective (the
  *   same as 'a', as in NLTK). Defaults to 'n', as `lemmatize` does.
- * @throws Error when `pos` is none of those (NLTK raises KeyError).
+ * @param nltkVersion '3.8' (the default) keeps applying the suffix rules until it finds a
+ *   WordNet form; '3.9', for NLTK 3.9 and later, applies them once (pos 'v': 'feelings' is
+ *   'feel' in 3.8, 'feelings' in 3.9).
+ * @throws Error when `pos` or `nltkVersion` is none of those (NLTK raises KeyError for pos).
  */
-export function createWordNetLemmatizer (pos: WordNetPos = 'n'): (word: string) => string {
+export function createWordNetLemmatizer (pos: WordNetPos = 'n', nltkVersion: NltkVersion = '3.8'): (word: string) => string {
   if (!Object.hasOwn(INDEX_POS, pos)) {
     throw new Error(`unknown WordNet part of speech ${JSON.stringify(pos)}: expected one of ${Object.keys(INDEX_POS).join(', ')}`)
   }
+  if (!NLTK_VERSIONS.includes(nltkVersion)) {
+    throw new Error(`unknown NLTK version ${JSON.stringify(nltkVersion)} for the WordNet lemmatizer: expected one of ${NLTK_VERSIONS.join(', ')}`)
+  }
+  const repeatRules = nltkVersion === '3.8'
   const indexPos = INDEX_POS[pos]
   const posData = wordNetData().get(indexPos)!
   const rules = SUBSTITUTIONS[indexPos]
   return (word: string): string => {
     // min(lemmas, key=len): the first of the shortest. Lemmas are ASCII, so .length is len().
     let best: string | undefined
-    for (const lemma of morphy(word, posData, rules)) if (best === undefined || lemma.length < best.length) best = lemma
+    for (const lemma of morphy(word, posData, rules, repeatRules)) if (best === undefined || lemma.length < best.length) best = lemma
     return best ?? word
   }
 }

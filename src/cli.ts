@@ -10,7 +10,7 @@ import { ServiceError } from './errors.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
 import { DEFAULT_TOP_K, MAX_TOP_K } from './http/schemas.js'
 import type { LineFormat, LinesResult } from './prediction-lines.js'
-import type { ModelPaths } from './sklearn/load-model.js'
+import type { ServedModelSpec } from './model/served-model.js'
 
 const USAGE = `Usage: tfidf-serve <command> [options]
 
@@ -20,14 +20,20 @@ Commands:
   predict [FILE]   classify texts from FILE or stdin, one JSON line out per text
   explain [FILE]   the features behind each text's label, one JSON line out per text
   inspect          describe a model as JSON
+  verify FILE      compare the model's answers with your app's, saved in FILE (JSON lines)
   serve            start the HTTP service (configured by environment variables)
 
 Run 'tfidf-serve <command> --help' for a command's options.
 `
 
-const MODEL_OPTIONS = `  --model PATH          classifier, Pipeline or bundle file (default: models/final_best_model.pkl)
+const MODEL_OPTIONS = `  --model PATH          classifier, Pipeline or bundle file (default: the settings' model,
+                        else models/final_best_model.pkl)
   --vectorizer PATH     vectorizer file; repeat for CountVectorizer then TfidfTransformer
                         (default: models/tfidf_vectorizer.pkl; ignored when --model holds one)
+  --settings FILE       model-settings.json: your app's preprocessing, functions module and
+                        labels (default: model-settings.json beside --model, if there is one)
+  --labels FILE         names for the classes: a LabelEncoder pickle, or a JSON object
+                        {"0": "ham", "1": "spam"} (replaces the settings' labels)
   -h, --help            show this help`
 
 const HELP: Record<string, string> = {
@@ -66,6 +72,20 @@ matter, the scikit-learn version that wrote each file and the confidence method.
 Options:
 ${MODEL_OPTIONS}
 `,
+  verify: `Usage: tfidf-serve verify [options] EXPECTED
+
+EXPECTED holds your app's own answers, one JSON line per text:
+  {"text": "...", "label": "...", "proba": [...], "decision": [...], "fed": "..."}
+("proba", "decision" and "fed" when your app has them; "fed" is the text as your app passed
+it to the vectorizer). Each text goes through the model as tfidf-serve serves it (the
+settings' preprocessing, your functions module, the model); writes a JSON report (texts,
+agreements, largest differences, the first differences with both answers and both fed
+texts). Exit 0 only when every label is equal and every number within 1e-9.
+
+Options:
+  --show N              differences listed in the report (default 5)
+${MODEL_OPTIONS}
+`,
   serve: `Usage: tfidf-serve serve
 
 Starts the HTTP service on PORT (default 8000); configure it with the environment
@@ -75,15 +95,22 @@ variables listed in README.md (MODEL_PATH, VECTORIZER_PATH, WORKERS, ...).
 
 class UsageError extends Error {}
 
-function modelPaths (values: { model?: string, vectorizer?: string[] }): ModelPaths {
-  const model = values.model ?? DEFAULT_MODEL_PATH
-  const vectorizers = values.vectorizer ?? (values.model === undefined ? [DEFAULT_VECTORIZER_PATH] : [])
-  return { model, vectorizers }
+/** The model, its settings and label names, as the flags give them. */
+async function modelSpec (values: { model?: string, vectorizer?: string[], settings?: string, labels?: string }): Promise<ServedModelSpec> {
+  const { readModelSettings, settingsBeside } = await import('./settings/model-settings.js')
+  const settingsFile = values.settings ?? (values.model === undefined ? undefined : settingsBeside(values.model))
+  const settings = settingsFile === undefined ? null : readModelSettings(settingsFile)
+  const model = values.model ?? settings?.model ?? DEFAULT_MODEL_PATH
+  const vectorizers = values.vectorizer ?? (values.model !== undefined ? [] : settings?.model != null ? [...settings.vectorizers] : [DEFAULT_VECTORIZER_PATH])
+  const { labelSourceOf } = await import('./model/served-model.js')
+  return { paths: { model, vectorizers }, settingsFile: settings?.file ?? null, labels: values.labels === undefined ? null : labelSourceOf(values.labels) }
 }
 
 const MODEL_ARGS = {
   model: { type: 'string' },
   vectorizer: { type: 'string', multiple: true },
+  settings: { type: 'string' },
+  labels: { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
 
@@ -125,11 +152,11 @@ async function predict (argv: string[]): Promise<void> {
   if (positionals.length > 1) throw new UsageError('predict takes at most one FILE')
   const workers = workerCount(values.workers)
   const started = performance.now()
-  const { model, vectorizers } = modelPaths(values)
+  const spec = await modelSpec(values)
   const inFlight = workers * 2
   // Loaded here, not at the top: `serve` and `inspect` do not need them.
   const [{ ClassifierPool }, { lineChunks }] = await Promise.all([import('./pool/classifier-pool.js'), import('./line-chunks.js')])
-  const pool = await ClassifierPool.start({ modelPath: model, vectorizerPaths: vectorizers ?? [], workers, predictionTimeoutMs: 3_600_000, maxConcurrentRequests: inFlight, maxQueue: 0 })
+  const pool = await ClassifierPool.start({ modelPath: spec.paths.model, vectorizerPaths: spec.paths.vectorizers ?? [], settingsFile: spec.settingsFile, labels: spec.labels, workers, predictionTimeoutMs: 3_600_000, maxConcurrentRequests: inFlight, maxQueue: 0 })
   const loaded = performance.now()
   let texts = 0
   try {
@@ -165,8 +192,8 @@ async function explain (argv: string[]): Promise<void> {
   const topK = Number(values['top-k'])
   if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw new UsageError(`--top-k must be an integer from 1 to ${MAX_TOP_K}, not '${values['top-k'] ?? ''}'`)
   if (positionals.length > 1) throw new UsageError('explain takes at most one FILE')
-  const [{ loadModel }, { lineChunks }, { mapLines }, { explanationJson }] = await Promise.all([import('./sklearn/load-model.js'), import('./line-chunks.js'), import('./prediction-lines.js'), import('./sklearn/explain.js')])
-  const { predictor } = await loadModel(modelPaths(values))
+  const [{ loadServedModel }, { lineChunks }, { mapLines }, { explanationJson }] = await Promise.all([import('./model/served-model.js'), import('./line-chunks.js'), import('./prediction-lines.js'), import('./sklearn/explain.js')])
+  const { predictor } = await loadServedModel(await modelSpec(values))
   const refusal = predictor.explainRefusal
   if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
   let linesBefore = 0
@@ -178,8 +205,9 @@ async function explain (argv: string[]): Promise<void> {
 async function inspect (argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: MODEL_ARGS })
   if (values.help === true) return void process.stdout.write(HELP.inspect)
-  const { loadModel } = await import('./sklearn/load-model.js')
-  const { predictor, notes } = await loadModel(modelPaths(values))
+  const { loadServedModel } = await import('./model/served-model.js')
+  const spec = await modelSpec(values)
+  const { predictor, notes } = await loadServedModel(spec)
   const info = predictor.info
   process.stdout.write(JSON.stringify({
     classifier: info.classifier,
@@ -191,8 +219,22 @@ async function inspect (argv: string[]): Promise<void> {
     classifier_params: info.classifierParams,
     vectorizer_params: info.vectorizerParams,
     sklearn_versions: info.sklearnVersions,
+    settings: spec.settingsFile,
     notes
   }, null, 2) + '\n')
+}
+
+async function verifyCommand (argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...MODEL_ARGS, show: { type: 'string', default: '5' } } })
+  if (values.help === true) { process.stdout.write(HELP.verify); return 0 }
+  if (positionals.length !== 1) throw new UsageError('verify takes one EXPECTED file')
+  const show = Number(values.show)
+  if (!Number.isInteger(show) || show < 0) throw new UsageError(`--show must be an integer >= 0, not '${values.show ?? ''}'`)
+  const [{ loadServedModel }, { verify }] = await Promise.all([import('./model/served-model.js'), import('./verify.js')])
+  const { predictor } = await loadServedModel(await modelSpec(values))
+  const report = await verify(predictor, positionals[0]!, show)
+  process.stdout.write(JSON.stringify(report, null, 2) + '\n')
+  return report.disagree === 0 ? 0 : 1
 }
 
 async function serve (argv: string[]): Promise<void> {
@@ -211,6 +253,7 @@ export async function run (argv: string[]): Promise<number> {
     if (command === 'predict') await predict(rest)
     else if (command === 'explain') await explain(rest)
     else if (command === 'inspect') await inspect(rest)
+    else if (command === 'verify') return await verifyCommand(rest)
     else if (command === 'serve') await serve(rest)
     else throw new UsageError(`unknown command '${command}'`)
     return 0
@@ -221,6 +264,11 @@ export async function run (argv: string[]): Promise<number> {
     }
     if (err instanceof ServiceError) {
       process.stderr.write(`tfidf-serve: ${err.message}\n`)
+      return 1
+    }
+    // The app's own function failing on a text (explain, verify) is named, in one line.
+    if ((err as Error | null)?.name === 'UserFunctionError') {
+      process.stderr.write(`tfidf-serve: ${(err as Error).message}\n`)
       return 1
     }
     if ((err as { code?: string }).code === 'ENOENT') {

@@ -17,6 +17,8 @@ export interface Config {
   readonly modelPath: string
   /** Absolute paths of the vectorizer file(s); unused when the model holds its vectorizer. */
   readonly vectorizerPaths: readonly string[]
+  /** The model's settings file (MODEL_SETTINGS, or model-settings.json beside MODEL_PATH), or null. */
+  readonly settingsFile: string | null
   readonly maxBatchSize: number
   readonly maxTextLength: number
   readonly enableMetrics: boolean
@@ -43,6 +45,7 @@ const SCHEMA = {
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
     MODEL_PATH: { type: 'string', minLength: 1 },
     VECTORIZER_PATH: { type: 'string', minLength: 1 },
+    MODEL_SETTINGS: { type: 'string', minLength: 1 },
     MAX_BATCH_SIZE: int(1, 10000, 50),
     MAX_TEXT_LENGTH: int(1, 1_000_000, 10000),
     ENABLE_METRICS: { type: 'boolean', default: true },

@@ -17,10 +17,11 @@ export async function main (): Promise<void> {
   const started = performance.now()
   // The model starts decoding (in a thread of its own) before anything else is loaded; a bad
   // setting is still reported first, because the decoding is awaited only after it is read.
-  const { modelPath, vectorizerPaths } = modelPathsFromEnv(process.env)
-  const decoding = decodeModelInThread({ model: modelPath, vectorizers: vectorizerPaths })
-  decoding.catch(() => {})
+  let decoding
   try {
+    const { modelPath, vectorizerPaths, settingsFile } = modelPathsFromEnv(process.env)
+    decoding = decodeModelInThread({ model: modelPath, vectorizers: vectorizerPaths }, settingsFile)
+    decoding.catch(() => {})
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)
     const logger = createLogger(config.logLevel)
@@ -43,6 +44,7 @@ export async function main (): Promise<void> {
     logger.info('ready', {
       port,
       model: config.modelPath,
+      model_settings: config.settingsFile,
       classifier: pool.model.classifier,
       vectorizer: pool.model.vectorizer,
       steps: pool.model.steps,

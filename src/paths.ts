@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { readModelSettings, settingsBeside } from './settings/model-settings.js'
 
 /** The project root (this file runs as dist/src/paths.js). */
 export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -9,18 +10,23 @@ export const DEFAULT_MODEL_PATH = path.join(PROJECT_ROOT, 'models', 'final_best_
 export const DEFAULT_VECTORIZER_PATH = path.join(PROJECT_ROOT, 'models', 'tfidf_vectorizer.pkl')
 
 /**
- * MODEL_PATH and VECTORIZER_PATH as the service reads them: relative paths against `cwd`,
- * VECTORIZER_PATH a list split on the platform's path delimiter, the shipped model when
- * MODEL_PATH is unset, an empty variable counting as unset. No validation: cheap enough to
- * start decoding the model before the rest of the configuration is even read.
+ * MODEL_PATH, VECTORIZER_PATH and MODEL_SETTINGS as the service reads them: relative paths
+ * against `cwd`, VECTORIZER_PATH a list split on the platform's path delimiter, an empty
+ * variable counting as unset. The settings file is MODEL_SETTINGS, else a
+ * `model-settings.json` beside MODEL_PATH; with no MODEL_PATH, the model is the one the
+ * settings name, else the shipped model. Cheap enough to start decoding the model before
+ * the rest of the configuration is even read.
+ * @throws ServiceError ERR_CONFIG_INVALID when a settings file that names the model is bad.
  */
-export function modelPathsFromEnv (env: NodeJS.ProcessEnv, cwd: string = process.cwd()): { modelPath: string, vectorizerPaths: string[] } {
+export function modelPathsFromEnv (env: NodeJS.ProcessEnv, cwd: string = process.cwd()): { modelPath: string, vectorizerPaths: string[], settingsFile: string | null } {
   const model = env.MODEL_PATH === '' ? undefined : env.MODEL_PATH
   const vectorizers = env.VECTORIZER_PATH === '' ? undefined : env.VECTORIZER_PATH
-  return {
-    modelPath: model === undefined ? DEFAULT_MODEL_PATH : path.resolve(cwd, model),
-    vectorizerPaths: vectorizers !== undefined
-      ? vectorizers.split(path.delimiter).filter(p => p !== '').map(p => path.resolve(cwd, p))
-      : (model === undefined ? [DEFAULT_VECTORIZER_PATH] : [])
-  }
+  const settingsEnv = env.MODEL_SETTINGS === '' ? undefined : env.MODEL_SETTINGS
+  const modelPath = model === undefined ? undefined : path.resolve(cwd, model)
+  const settingsFile = settingsEnv !== undefined ? path.resolve(cwd, settingsEnv) : modelPath === undefined ? null : settingsBeside(modelPath) ?? null
+  const vectorizerPaths = vectorizers?.split(path.delimiter).filter(p => p !== '').map(p => path.resolve(cwd, p))
+  if (modelPath !== undefined) return { modelPath, vectorizerPaths: vectorizerPaths ?? [], settingsFile }
+  const named = settingsFile === null ? null : readModelSettings(settingsFile)
+  if (named?.model != null) return { modelPath: named.model, vectorizerPaths: vectorizerPaths ?? [...named.vectorizers], settingsFile }
+  return { modelPath: DEFAULT_MODEL_PATH, vectorizerPaths: vectorizerPaths ?? [DEFAULT_VECTORIZER_PATH], settingsFile }
 }

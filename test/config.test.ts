@@ -24,6 +24,7 @@ describe('parseConfig', () => {
       host: '0.0.0.0',
       modelPath: DEFAULT_MODEL_PATH,
       vectorizerPaths: [DEFAULT_VECTORIZER_PATH],
+      settingsFile: null,
       maxBatchSize: 50,
       maxTextLength: 10000,
       enableMetrics: true,

@@ -1,6 +1,6 @@
 /**
  * Hostile model files through every entry point: the file layer in process, the CLI's
- * `inspect`, `predict` and `explain`, and the service's start-up. Each must fail in one line
+ * `inspect`, `predict`, `explain` and `verify`, and the service's start-up. Each must fail in one line
  * of bounded length naming the file and the problem, with exit 1, never a stack trace.
  * Python-written files come from test/fixtures/hostile/generate.py; the shapes Python cannot
  * write are built by test/helpers/hostile-pickles.ts.
@@ -35,6 +35,9 @@ interface Case {
 
 const NESTED = /values nested more than 100 deep/
 const written = mkdtempSync(path.join(tmpdir(), 'tfidf-hostile-'))
+/** An expected-answers file for verify (the model fails to load before it is read). */
+const EXPECTED = path.join(written, 'expected.jsonl')
+writeFileSync(EXPECTED, '{"text": "a fine film", "label": "positive"}\n')
 const built: Case[] = hostilePickles().map(([name, bytes]) => {
   const file = path.join(written, `${name}.pkl`)
   writeFileSync(file, bytes)
@@ -108,11 +111,12 @@ describe('hostile model files', function () {
   })
 
   context('through every entry point', () => {
-    it(`fails inspect, predict, explain and start-up on each of ${CASES.length} files in one line naming the file and the problem`, async () => {
+    it(`fails inspect, predict, explain, verify and start-up on each of ${CASES.length} files in one line naming the file and the problem`, async () => {
       const tasks = CASES.flatMap(c => [
         async () => { const run = await runCli(['inspect', ...modelArgs(c)]); expect(run.code).to.equal(1); expectOneLine(run.stderr, c, `inspect ${c.name}`) },
         async () => { const run = await runCli(['predict', '--workers', '1', ...modelArgs(c)], 'a fine film\n'); expect(run.code).to.equal(1); expect(run.stdout).to.equal(''); expectOneLine(run.stderr, c, `predict ${c.name}`) },
         async () => { const run = await runCli(['explain', ...modelArgs(c)], 'a fine film\n'); expect(run.code).to.equal(1); expectOneLine(run.stderr, c, `explain ${c.name}`) },
+        async () => { const run = await runCli(['verify', ...modelArgs(c), EXPECTED]); expect(run.code).to.equal(1); expectOneLine(run.stderr, c, `verify ${c.name}`) },
         async () => { const run = await startService(c); expect(run.code).to.equal(1); expectOneLine(run.stderr, c, `start-up ${c.name}`) }
       ])
       await inBatches(tasks, 4)

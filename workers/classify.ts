@@ -6,7 +6,7 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
 import { predictLines, type LinesResult } from '../src/prediction-lines.js'
-import { createPredictor, type ModelState } from '../src/sklearn/load-model.js'
+import { createServedPredictor, type ServedModelState } from '../src/model/served-model.js'
 import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
 import type { TextClassifier } from '../src/sklearn/predictor.js'
@@ -19,9 +19,9 @@ const init = workerData as WorkerInit
 parentPort?.postMessage({ workerStarted: threadId } satisfies WorkerStarted)
 
 /** The predictor, or why it could not be made (as data: errors lose their code across threads). */
-const made: Promise<{ predictor: TextClassifier, state: ModelState } | { failure: WorkerStatus }> = receiveModel(init.modelChannel).then(state => {
+const made: Promise<{ predictor: TextClassifier, state: ServedModelState } | { failure: WorkerStatus }> = receiveModel(init.modelChannel).then(async state => {
   try {
-    return { predictor: createPredictor(state), state }
+    return { predictor: await createServedPredictor(state as ServedModelState, init.settingsFile), state: state as ServedModelState }
   } catch (err) {
     if (err instanceof ServiceError) return { failure: { ok: false, code: err.code, message: err.message } as const }
     return { failure: { ok: false, code: 'ERR_INTERNAL', message: String(err) } as const }

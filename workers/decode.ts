@@ -8,14 +8,14 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
 import type { DecodeReply, DecodeRequest } from '../src/pool/decode-messages.js'
-import { decodeModel } from '../src/sklearn/load-model.js'
+import { decodeServedModel } from '../src/model/served-model.js'
 import { shareState } from '../src/sklearn/shared-state.js'
 
 const request = workerData as DecodeRequest
 
 async function decode (): Promise<DecodeReply> {
   try {
-    const { state, info, notes } = await decodeModel(request.paths)
+    const { state, info, notes } = await decodeServedModel({ paths: request.paths, settingsFile: request.settingsFile, labels: request.labels })
     const shared = shareState(state)
     return { ok: true, state: shared.state, bytes: shared.bytes, info, notes }
   } catch (err) {

@@ -275,13 +275,26 @@ function lookup (module: string, name: string): GlobalSpec | undefined {
   return undefined
 }
 
+/** Modules whose globals are libraries' own: anything else a model names is the app's code. */
+const LIBRARY_MODULES = /^(sklearn|numpy|scipy|joblib|builtins|copyreg|collections|_codecs|__builtin__|copy_reg|_loss|os|posix|nt|subprocess|sys|io|pickle|importlib|functools|operator|types|codecs|xgboost|lightgbm|catboost|imblearn|nltk|pandas|torch|tensorflow|keras|dill|cloudpickle)(\.|$)/
+
+/** Whether a module is the app's own code (`__main__`, `utils`, ...) rather than a library's. */
+export function isAppModule (module: string): boolean {
+  return !LIBRARY_MODULES.test(PY2_MODULES.get(module) ?? module)
+}
+
 /**
- * Resolves a GLOBAL / STACK_GLOBAL name against the allow-list.
+ * Resolves a GLOBAL / STACK_GLOBAL name against the allow-list, and `userGlobals`: the
+ * app's own functions and classes that the settings' functions module ports, which become
+ * records (a class) or references (a function) and are never called here.
  * @throws ServiceError ERR_PICKLE_GLOBAL_NOT_ALLOWED naming the global when it is not allowed.
  */
-export function resolveGlobal (module: string, name: string): AllowedGlobal {
+export function resolveGlobal (module: string, name: string, userGlobals?: ReadonlySet<string>): AllowedGlobal {
   const mod = PY2_MODULES.get(module) ?? module
-  const spec = lookup(mod, name)
-  if (spec === undefined) throw new ServiceError('ERR_PICKLE_GLOBAL_NOT_ALLOWED', `unsupported object '${module}.${name}'`)
+  const spec = lookup(mod, name) ?? (userGlobals?.has(`${mod}.${name}`) === true ? record(mod, name) : undefined)
+  if (spec === undefined) {
+    const hint = !isAppModule(mod) ? '' : ' (the app\'s own code: port it to JavaScript in a functions module named in model-settings.json)'
+    throw new ServiceError('ERR_PICKLE_GLOBAL_NOT_ALLOWED', `unsupported object '${module}.${name}'${hint}`)
+  }
   return new AllowedGlobal(mod, name, spec)
 }

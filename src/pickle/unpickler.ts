@@ -51,6 +51,8 @@ export type BuildHook = (built: PyValue, stream: RawStream) => PyValue
 
 export interface UnpicklerOptions extends Partial<UnpicklerLimits> {
   readonly afterBuild?: BuildHook
+  /** The app's own globals (qualified names) the file may name: see globals.ts resolveGlobal. */
+  readonly userGlobals?: ReadonlySet<string>
 }
 
 export function defaultLimits (inputLength: number): UnpicklerLimits {
@@ -80,7 +82,7 @@ interface Work {
 export function unpickle (bytes: Uint8Array, options: UnpicklerOptions = {}): PyValue {
   const reader = new ByteReader(bytes)
   const limits = { ...defaultLimits(bytes.length), ...stripUndefined(options) }
-  return new Unpickler(reader, limits, options.afterBuild, { used: 0 }, 0).load()
+  return new Unpickler(reader, limits, options.afterBuild, { used: 0 }, 0, options.userGlobals).load()
 }
 
 function stripUndefined (options: UnpicklerOptions): Partial<UnpicklerLimits> {
@@ -104,14 +106,16 @@ class Unpickler {
   readonly #memoFar = new Map<number, PyValue>()
   #memoCount = 0
   #frameEnd = -1
+  readonly #userGlobals: ReadonlySet<string> | undefined
 
-  constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number) {
+  constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number, userGlobals?: ReadonlySet<string>) {
     if (depth > limits.maxNesting) throw new ServiceError('ERR_PICKLE_LIMIT', `pickles nested more than ${limits.maxNesting} deep`, { offset: reader.pos })
     this.#reader = reader
     this.#limits = limits
     this.#afterBuild = afterBuild
     this.#work = work
     this.#depth = depth
+    this.#userGlobals = userGlobals
   }
 
   load (): PyValue {
@@ -275,13 +279,13 @@ class Unpickler {
       case OP.GLOBAL: {
         const module = r.readLine('GLOBAL module')
         const name = r.readLine('GLOBAL name')
-        return this.#push(resolveGlobal(module, name))
+        return this.#push(resolveGlobal(module, name, this.#userGlobals))
       }
       case OP.STACK_GLOBAL: {
         const name = this.#pop()
         const module = this.#pop()
         if (typeof module !== 'string' || typeof name !== 'string') throw new ServiceError('ERR_PICKLE_INVALID', 'STACK_GLOBAL requires str')
-        return this.#push(resolveGlobal(module, name))
+        return this.#push(resolveGlobal(module, name, this.#userGlobals))
       }
       case OP.REDUCE: {
         const args = this.#pop()
@@ -303,7 +307,7 @@ class Unpickler {
         return this.#push(this.#instantiate(cls, args.items, kwargs))
       }
       case OP.INST: {
-        const cls = resolveGlobal(r.readLine('INST module'), r.readLine('INST name'))
+        const cls = resolveGlobal(r.readLine('INST module'), r.readLine('INST name'), this.#userGlobals)
         return this.#push(this.#instantiate(cls, this.#popMark(), undefined))
       }
       case OP.OBJ: {
@@ -402,7 +406,7 @@ class Unpickler {
       readView: (n, what) => { outsideFrame(); return reader.readView(n, what) },
       loadNested: () => {
         outsideFrame()
-        return new Unpickler(reader, this.#limits, this.#afterBuild, this.#work, this.#depth + 1).load()
+        return new Unpickler(reader, this.#limits, this.#afterBuild, this.#work, this.#depth + 1, this.#userGlobals).load()
       }
     }
   }

@@ -6,6 +6,7 @@
  */
 import { Piscina } from 'piscina'
 import { ServiceError } from '../errors.js'
+import type { LabelSource } from '../settings/model-settings.js'
 import type { LineFormat, LinesResult } from '../prediction-lines.js'
 import type { Explanation } from '../sklearn/explain.js'
 import { Admission } from './admission.js'
@@ -24,6 +25,10 @@ const YOUNG_GENERATION_MB = 12
 export interface PoolOptions {
   readonly modelPath: string
   readonly vectorizerPaths: readonly string[]
+  /** The model's settings file, or null (none). */
+  readonly settingsFile?: string | null
+  /** Label names that replace the settings' (the CLI's --labels). */
+  readonly labels?: LabelSource | null
   /** Worker threads. */
   readonly workers: number
   /** Per chunk; past it the chunk's worker is replaced and the request gets 503. */
@@ -95,7 +100,7 @@ export class ClassifierPool {
     const started = performance.now()
     // The workers start (and load their code) while the model decodes; it reaches them on a channel.
     const publisher = new ModelPublisher()
-    const init: WorkerInit = { modelChannel: publisher.name }
+    const init: WorkerInit = { modelChannel: publisher.name, settingsFile: options.settingsFile ?? null }
     const piscina = new Piscina<ClassifyTask | LinesTask | ExplainTask, ClassifyResult>({
       filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
       name: 'classify',
@@ -116,7 +121,7 @@ export class ClassifierPool {
     })
     let decoded
     try {
-      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }))
+      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null))
     } catch (err) {
       publisher.close()
       await piscina.destroy()
@@ -253,7 +258,10 @@ export class ClassifierPool {
 /** A task's failure as the service reports it: 503 for our own timeout, 500 for anything else. */
 function workerFailure (err: unknown, aborted: boolean, timeoutMs: number): ServiceError {
   if (aborted && isAbort(err)) return new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${timeoutMs} ms`, { cause: err })
-  return new ServiceError('ERR_INTERNAL', 'a worker failed', { cause: err })
+  // The app's own function failing on a text is named (the log of a 500 shows it; the client never does).
+  const message = (err as { message?: unknown } | null)?.message
+  const detail = typeof message === 'string' && message.startsWith('user function ') ? `a worker failed: ${message}` : 'a worker failed'
+  return new ServiceError('ERR_INTERNAL', detail, { cause: err })
 }
 
 function isAbort (err: unknown): boolean {

@@ -10,6 +10,8 @@ import type { ConfidenceMethod } from '../sklearn/estimator.js'
 /** Every worker's start: the channel the model decoded once by the pool arrives on (model-channel.ts). */
 export interface WorkerInit {
   readonly modelChannel: string
+  /** The model's settings file (its functions module, its declared preprocessing), or null. */
+  readonly settingsFile: string | null
 }
 
 export interface ClassifyTask {

@@ -44,6 +44,8 @@ export interface Vectorizer {
    */
   readonly featureName?: (j: number) => string | undefined
   readonly mixedBy?: string
+  /** The declared cleaning (settings) run on each text before the model, when there is any. */
+  readonly clean?: (text: string) => string
 }
 
 /** A Pipeline step between vectorizer and classifier: one row in, one row out. */

@@ -8,12 +8,14 @@
 import { ServiceError } from '../errors.js'
 import { readPickleFile, type ReadPickleOptions } from '../pickle/read-pickle-file.js'
 import { findInValue, summarize } from '../pickle/value-walk.js'
+import { NdArray } from '../pickle/numpy.js'
 import { PyObject, PyTuple, type PyValue } from '../pickle/values.js'
-import type { EstimatorState } from './estimator.js'
+import type { EstimatorState, Vectorizer } from './estimator.js'
 import { chainSteps, pipelineSteps } from './pipeline.js'
 import { TextClassifier, type ModelInfo } from './predictor.js'
 import { describe, sklearnClass, unsupported } from './record.js'
 import { buildEstimator, createEstimator, roleOf } from './registry.js'
+import { currentUserFunctions, stepFunction, withUserFunctions, type UserFunctions } from './text/user-callables.js'
 
 export interface ModelPaths {
   /** The classifier, a Pipeline, or a bundle holding vectorizer and classifier. */
@@ -22,8 +24,20 @@ export interface ModelPaths {
   readonly vectorizers?: readonly string[]
 }
 
+/**
+ * A Pipeline step of the app's own class before the vectorizer (`__main__.TextClean`): its
+ * Python name and the pickled instance's state as plain data, given to the JavaScript port's
+ * factory.
+ */
+export interface UserTextStep {
+  readonly name: string
+  readonly state: unknown
+}
+
 /** A whole model as plain data: what `createPredictor` needs, and nothing that cannot be cloned. */
 export interface ModelState {
+  /** Steps of the app's own classes that clean each text before the vectorizer, in order. */
+  readonly textSteps: readonly UserTextStep[]
   readonly vectorizer: EstimatorState
   readonly steps: readonly EstimatorState[]
   readonly classifier: EstimatorState
@@ -37,6 +51,22 @@ export interface LoadedModel {
   readonly notes: readonly string[]
 }
 
+/** How a model is read and created beyond its files: the app's functions, and the text cleaning declared for it. */
+export interface ModelOptions extends ReadPickleOptions {
+  /** The app's own Python functions and classes, ported, by Python name. */
+  readonly functions?: UserFunctions | null
+  /** The declared preprocessing (settings), run on each text before everything else. */
+  readonly prepare?: ((text: string) => string) | null
+  /** The app's names for the classes, in class order (its settings). */
+  readonly labels?: readonly string[] | null
+}
+
+/** A record of one of the app's own classes (never a library's): a Pipeline step the functions module ports. */
+function isUserStep (value: PyValue): value is PyObject {
+  const functions = currentUserFunctions()
+  return value instanceof PyObject && sklearnClass(value) === undefined && functions !== null && functions.has(value.qualifiedName)
+}
+
 /** A value's estimators in pipeline order, Pipelines flattened; bundles give every estimator they hold. */
 function stagesOf (value: PyValue): PyValue[] {
   if (sklearnClass(value) === 'Pipeline') return pipelineSteps(value as PyObject).flatMap(stagesOf)
@@ -47,7 +77,7 @@ function stagesOf (value: PyValue): PyValue[] {
 
 /** Splits stages into the text side (vectorizer and steps) and the one classifier. */
 function split (stages: PyValue[]): { text: PyValue[], classifier: PyValue | undefined } {
-  const text = stages.filter(s => roleOf(s) === 'vectorizer' || roleOf(s) === 'step')
+  const text = stages.filter(s => roleOf(s) === 'vectorizer' || roleOf(s) === 'step' || isUserStep(s))
   const others = stages.filter(s => !text.includes(s))
   if (others.length > 1) unsupported(`the file holds ${others.length} estimators that are not vectorizers or pipeline steps (${others.map(describe).join(', ')}); keep one classifier`)
   return { text, classifier: others[0] }
@@ -75,13 +105,39 @@ function inFile<T> (file: string, build: () => T): T {
   }
 }
 
-/** The text-side stages as one vectorizer state and the step states after it. */
-function buildTextSide (stages: readonly PyValue[]): { vectorizer: EstimatorState, steps: EstimatorState[] } {
-  const [first, ...rest] = stages
+/** A user step's pickled state as plain data: dicts as objects, tuples and arrays as lists. */
+function plainData (value: PyValue, where: string): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value
+  if (typeof value === 'bigint') return Number.isSafeInteger(Number(value)) ? Number(value) : unsupported(`${where} holds the integer ${value}, too big for JavaScript`)
+  if (Array.isArray(value) || value instanceof PyTuple) return (Array.isArray(value) ? value : value.items).map((v, i) => plainData(v, `${where}[${i}]`))
+  if (value instanceof Set) return [...value].map((v, i) => plainData(v, `${where}[${i}]`))
+  if (value instanceof Map) {
+    const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+    for (const [k, v] of value) {
+      if (typeof k !== 'string') unsupported(`${where} has the key ${describe(k)}; only string keys can be handed to JavaScript`)
+      out[k] = plainData(v, `${where}.${k}`)
+    }
+    return out
+  }
+  if (value instanceof NdArray && Array.isArray(value.data)) return value.data.map((v, i) => plainData(v, `${where}[${i}]`))
+  if (value instanceof NdArray && ArrayBuffer.isView(value.data)) return Array.from(value.data as ArrayLike<number>, Number)
+  return unsupported(`${where} holds ${describe(value)}, which cannot be handed to JavaScript as data`)
+}
+
+/** The text-side stages as the app's own steps, one vectorizer state and the step states after it. */
+function buildTextSide (stages: readonly PyValue[]): { textSteps: UserTextStep[], vectorizer: EstimatorState, steps: EstimatorState[] } {
+  const firstOther = stages.findIndex(s => !isUserStep(s))
+  const leading = firstOther < 0 ? stages : stages.slice(0, firstOther)
+  const [first, ...rest] = firstOther < 0 ? [] : stages.slice(firstOther)
   if (roleOf(first) !== 'vectorizer') {
     return unsupported(first === undefined ? 'no vectorizer found' : `${describe(first)} cannot come first: the first stage must be a vectorizer`)
   }
-  return { vectorizer: buildEstimator('vectorizer', first), steps: rest.map(s => buildEstimator('step', s, 'Pipeline step')) }
+  const late = rest.find(isUserStep)
+  if (late !== undefined) unsupported(`${late.qualifiedName} comes after the vectorizer: steps of the app's own classes are served only before it, on text`)
+  const textSteps = (leading as PyObject[]).map(s => ({ name: s.qualifiedName, state: plainData(s.state ?? null, s.qualifiedName) }))
+  // Made once here so a factory that fails on its state fails the load.
+  for (const step of textSteps) stepFunction(currentUserFunctions(), step.name, `the Pipeline step ${step.name}`, step.state)
+  return { textSteps, vectorizer: buildEstimator('vectorizer', first), steps: rest.map(s => buildEstimator('step', s, 'Pipeline step')) }
 }
 
 /**
@@ -89,7 +145,7 @@ function buildTextSide (stages: readonly PyValue[]): { vectorizer: EstimatorStat
  * @throws ServiceError naming the file and the problem: unreadable, refused global,
  * unsupported estimator, or arrays that do not fit together.
  */
-export async function decodeModel (paths: ModelPaths, options: ReadPickleOptions = {}): Promise<{ state: ModelState, info: ModelInfo, notes: string[] }> {
+export async function decodeModel (paths: ModelPaths, options: ModelOptions = {}): Promise<{ state: ModelState, info: ModelInfo, notes: string[] }> {
   const { state, predictor, notes } = await decode(paths, options)
   return { state, info: predictor.info, notes }
 }
@@ -101,21 +157,28 @@ export interface FileValue {
 }
 
 /** Decodes and creates once: the predictor made to check the feature counts is kept. */
-async function decode (paths: ModelPaths, options: ReadPickleOptions): Promise<{ state: ModelState, predictor: TextClassifier, notes: string[] }> {
-  const model = { file: paths.model, value: await readPickleFile(paths.model, options) }
+async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ state: ModelState, predictor: TextClassifier, notes: string[] }> {
+  const { functions = null, prepare = null, ...readOptions } = options
+  // The app's own globals are allowed only when its functions module ports them.
+  const read = { ...readOptions, userGlobals: new Set(functions?.keys() ?? []) }
+  const model = { file: paths.model, value: await readPickleFile(paths.model, read) }
   const vectorizers: FileValue[] = []
   // Vectorizer files are read only when the model holds no vectorizer of its own.
-  if (!inFile(model.file, () => split(stagesOf(model.value))).text.some(s => roleOf(s) === 'vectorizer')) {
-    for (const file of paths.vectorizers ?? []) vectorizers.push({ file, value: await readPickleFile(file, options) })
+  if (!withUserFunctions(functions, () => inFile(model.file, () => split(stagesOf(model.value)))).text.some(s => roleOf(s) === 'vectorizer')) {
+    for (const file of paths.vectorizers ?? []) vectorizers.push({ file, value: await readPickleFile(file, read) })
   }
-  return decodeValues(model, vectorizers, paths.vectorizers ?? [])
+  return decodeValues(model, vectorizers, paths.vectorizers ?? [], { functions, prepare })
 }
 
 /**
  * Checks and builds decoded values into a ModelState and its predictor.
  * @throws ServiceError naming the file and the problem.
  */
-export function decodeValues (model: FileValue, vectorizers: readonly FileValue[], vectorizerPaths: readonly string[] = vectorizers.map(v => v.file)): { state: ModelState, predictor: TextClassifier, notes: string[] } {
+export function decodeValues (model: FileValue, vectorizers: readonly FileValue[], vectorizerPaths: readonly string[] = vectorizers.map(v => v.file), options: ModelOptions = {}): { state: ModelState, predictor: TextClassifier, notes: string[] } {
+  return withUserFunctions(options.functions ?? null, () => decodeWith(model, vectorizers, vectorizerPaths, options))
+}
+
+function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vectorizerPaths: readonly string[], options: ModelOptions): { state: ModelState, predictor: TextClassifier, notes: string[] } {
   const notes: string[] = []
   const versions: Record<string, string> = {}
   const modelVersion = inFile(model.file, () => versionOf(model.value))
@@ -144,7 +207,7 @@ export function decodeValues (model: FileValue, vectorizers: readonly FileValue[
   const text = inFile(textFile, () => buildTextSide(textStages))
   const classifier = inFile(model.file, () => buildEstimator('classifier', parts.classifier))
   const state: ModelState = { ...text, classifier, sklearnVersions: versions }
-  const predictor = inFile(model.file, () => createPredictor(state)) // checks that the feature counts agree
+  const predictor = inFile(model.file, () => createPredictor(state, options)) // checks that the feature counts agree
   return { state, predictor, notes }
 }
 
@@ -152,11 +215,16 @@ export function decodeValues (model: FileValue, vectorizers: readonly FileValue[
  * The working predictor for a decoded model.
  * @throws ServiceError ERR_MODEL_SHAPE when a stage's output width differs from what the next expects.
  */
-export function createPredictor (state: ModelState): TextClassifier {
+export function createPredictor (state: ModelState, options: ModelOptions = {}): TextClassifier {
+  return withUserFunctions(options.functions ?? null, () => create(state, options.prepare ?? null, options.labels ?? null))
+}
+
+function create (state: ModelState, prepare: ((text: string) => string) | null, labels: readonly string[] | null): TextClassifier {
   const vectorizer = createEstimator('vectorizer', state.vectorizer)
   const steps = state.steps.map(s => createEstimator('step', s))
   const classifier = createEstimator('classifier', state.classifier)
-  const text = chainSteps(vectorizer, steps)
+  const ownSteps = state.textSteps.map(s => stepFunction(currentUserFunctions(), s.name, `the Pipeline step ${s.name}`, s.state))
+  const text = withCleaning(chainSteps(vectorizer, steps), prepare, ownSteps)
   // -1: a classifier that takes any width (a DummyClassifier written before 1.6).
   if (classifier.nFeatures >= 0 && classifier.nFeatures !== text.nFeatures) {
     throw new ServiceError('ERR_MODEL_SHAPE', `${steps.length === 0 ? `the vectorizer (${vectorizer.kind})` : steps[steps.length - 1]!.kind} has ${text.nFeatures} features but the classifier expects ${classifier.nFeatures}`)
@@ -169,11 +237,23 @@ export function createPredictor (state: ModelState): TextClassifier {
     nFeatures: vectorizer.nFeatures,
     vectorizerParams: { ...vectorizer.params, ...(leadingTfidf === 1 ? steps[0]!.params : {}) },
     sklearnVersions: state.sklearnVersions
-  })
+  }, labels)
+}
+
+/**
+ * The text side with the cleaning before it: the declared steps (what the app did before
+ * calling the model: `clean`, what `verify` compares with the app's "fed" text), then the
+ * app's own Pipeline step classes.
+ */
+function withCleaning (text: Vectorizer, prepare: ((text: string) => string) | null, ownSteps: ReadonlyArray<(text: string) => string>): Vectorizer {
+  if (prepare === null && ownSteps.length === 0) return text
+  const clean = prepare ?? ((t: string): string => t)
+  const inPipeline = (t: string): string => ownSteps.reduce((x, f) => f(x), t)
+  return { ...text, transform: (t, coverage) => text.transform(inPipeline(clean(t)), coverage), ...(prepare === null ? {} : { clean }) }
 }
 
 /** Loads, checks and creates a model in one call. */
-export async function loadModel (paths: ModelPaths, options: ReadPickleOptions = {}): Promise<LoadedModel> {
+export async function loadModel (paths: ModelPaths, options: ModelOptions = {}): Promise<LoadedModel> {
   const { predictor, notes } = await decode(paths, options)
   return { predictor, notes }
 }

@@ -60,11 +60,17 @@ export class TextClassifier implements Predictor {
   readonly #text: Vectorizer
   readonly #classifier: Classifier
 
-  /** @param text the vectorizer with the Pipeline steps after it chained in. */
-  constructor (text: Vectorizer, classifier: Classifier, info: TextSideInfo) {
+  readonly #side: TextSideInfo
+
+  /**
+   * @param text the vectorizer with the Pipeline steps after it chained in.
+   * @param labels the app's names for the classes (its settings), in class order; else the classes as Python prints them.
+   */
+  constructor (text: Vectorizer, classifier: Classifier, info: TextSideInfo, labels?: readonly string[] | null) {
     this.#text = text
     this.#classifier = classifier
-    this.classes = Object.freeze([...classifier.classes])
+    this.#side = info
+    this.classes = Object.freeze([...(labels ?? classifier.classes)])
     this.info = Object.freeze({
       ...info,
       classifier: classifier.kind,
@@ -77,6 +83,16 @@ export class TextClassifier implements Predictor {
   /** The width of the rows the classifier takes (the vectorizer's, after every step). */
   get rowWidth (): number {
     return this.#text.nFeatures
+  }
+
+  /** The same model with the classes named `labels` (in class order). */
+  withLabels (labels: readonly string[]): TextClassifier {
+    return new TextClassifier(this.#text, this.#classifier, this.#side, labels)
+  }
+
+  /** `text` as the app passed it to its model: after the cleaning its settings declare. */
+  fed (text: string): string {
+    return this.#text.clean?.(text) ?? text
   }
 
   /** The row the classifier sees for `text` (after the vectorizer and every step). */

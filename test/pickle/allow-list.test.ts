@@ -1,4 +1,5 @@
 import { expect } from 'chai'
+import { isAppModule } from '../../src/pickle/globals.js'
 import { ServiceError } from '../../src/errors.js'
 import { resolveGlobal } from '../../src/pickle/globals.js'
 import { unpickle } from '../../src/pickle/unpickler.js'
@@ -31,7 +32,9 @@ describe('the allow-list of globals', () => {
       }
       expect(caught).to.be.instanceOf(ServiceError)
       expect((caught as ServiceError).code).to.equal('ERR_PICKLE_GLOBAL_NOT_ALLOWED')
-      expect((caught as ServiceError).message).to.equal(`unsupported object '${qualified}' (byte 2)`)
+      // A module no library has is the app's own code: the message says how to serve it.
+      const hint = isAppModule(module) ? " (the app's own code: port it to JavaScript in a functions module named in model-settings.json)" : ''
+      expect((caught as ServiceError).message).to.equal(`unsupported object '${qualified}'${hint} (byte 2)`)
     })
   }
 

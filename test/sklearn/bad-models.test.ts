@@ -127,7 +127,8 @@ describe('model files whose arrays do not fit are refused at load, naming the at
       vectorizer: buildEstimator('vectorizer', lastStep(pipeline, 0)),
       steps: [buildEstimator('step', svd)],
       classifier: buildEstimator('classifier', lastStep(pipeline)),
-      sklearnVersions: {}
+      sklearnVersions: {},
+      textSteps: []
     }
     const err = await serviceErrorOf(async () => createPredictor(state))
     expect(err.code).to.equal('ERR_MODEL_SHAPE')

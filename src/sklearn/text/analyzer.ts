@@ -8,6 +8,14 @@ import { ServiceError } from '../../errors.js'
 import { pyLower, pySplit, squeezeWhiteSpace, stripAccentsAscii, stripAccentsUnicode } from './python-str.js'
 import { forEachWordRun } from './word-runs.js'
 import { translatePythonPattern } from './python-regex.js'
+import { currentUserFunctions, textFunction, tokensFunction } from './user-callables.js'
+
+/** The app's Python functions a vectorizer names, by qualified name (resolved through user-callables.ts). */
+export interface AnalyzerCallables {
+  readonly preprocessor: string | null
+  readonly tokenizer: string | null
+  readonly analyzer: string | null
+}
 
 export interface AnalyzerOptions {
   readonly analyzer: 'word' | 'char' | 'char_wb'
@@ -17,11 +25,16 @@ export interface AnalyzerOptions {
   /** Plain data (a list), so options can sit in a model's state; made a Set where used. */
   readonly stopWords: readonly string[] | null
   readonly ngramRange: readonly [number, number]
+  /** Callables the pickle names in place of scikit-learn's own steps; absent when none. */
+  readonly callables?: AnalyzerCallables
 }
 
 export type Analyzer = (text: string, emit: (feature: string) => void) => void
 
 export function buildPreprocessor (options: AnalyzerOptions): (text: string) => string {
+  // A callable preprocessor replaces lowercasing and accent stripping (build_preprocessor).
+  const own = options.callables?.preprocessor ?? null
+  if (own !== null) return textFunction(currentUserFunctions(), own, 'the vectorizer\'s preprocessor')
   const strip = options.stripAccents === 'unicode' ? stripAccentsUnicode : options.stripAccents === 'ascii' ? stripAccentsAscii : undefined
   const lower = options.lowercase
   return text => {
@@ -61,13 +74,20 @@ export interface WordRunPlan {
 
 /** The plan when the analyzer's tokens are `\w` runs (no token holds a space); otherwise undefined. */
 export function planWordRuns (options: AnalyzerOptions): WordRunPlan | undefined {
-  if (options.analyzer !== 'word') return undefined
+  const c = options.callables
+  if (options.analyzer !== 'word' || (c !== undefined && (c.preprocessor !== null || c.tokenizer !== null || c.analyzer !== null))) return undefined
   const minLength = translatePythonPattern(options.tokenPattern).wordRunMinLength
   if (minLength === undefined) return undefined
   return { preprocess: buildPreprocessor(options), minLength }
 }
 
 export function buildAnalyzer (options: AnalyzerOptions): Analyzer {
+  // A callable analyzer makes the features itself from the raw text (_analyze).
+  const own = options.callables?.analyzer ?? null
+  if (own !== null) {
+    const analyze = tokensFunction(currentUserFunctions(), own, 'the vectorizer\'s analyzer')
+    return (text, emit) => { for (const feature of analyze(text)) emit(feature) }
+  }
   const preprocess = buildPreprocessor(options)
   const [minN, maxN] = options.ngramRange
   if (!Number.isInteger(minN) || !Number.isInteger(maxN) || minN < 1 || maxN < minN) {
@@ -82,7 +102,8 @@ export function buildAnalyzer (options: AnalyzerOptions): Analyzer {
 /** The word analyzer's tokens: preprocessed, tokenized, stop words removed (before n-grams). */
 export function buildWordTokenizer (options: AnalyzerOptions): (text: string) => string[] {
   const preprocess = buildPreprocessor(options)
-  const tokenize = buildTokenizer(options.tokenPattern)
+  const own = options.callables?.tokenizer ?? null
+  const tokenize = own !== null ? tokensFunction(currentUserFunctions(), own, 'the vectorizer\'s tokenizer') : buildTokenizer(options.tokenPattern)
   const stopWords = options.stopWords === null ? null : new Set(options.stopWords)
   return text => {
     const tokens = tokenize(preprocess(text))

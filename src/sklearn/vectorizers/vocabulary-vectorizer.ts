@@ -9,7 +9,7 @@
  * (word-index.ts), scanned straight from the text; for the others a table of the terms
  * themselves (term-table.ts). State is then plain data any thread can share.
  */
-import { PyObject } from '../../pickle/values.js'
+import { PyGlobal, PyObject } from '../../pickle/values.js'
 import { defineEstimator, type EstimatorState, type TermCoverage, type Vectorizer } from '../estimator.js'
 import { attr, bool, describe, dtypeName, param, setItems, shapeError, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
@@ -53,31 +53,37 @@ function ngramRange (obj: PyObject): [number, number] {
   return [a, b]
 }
 
-/** The analyzer's options; refuses anything a file cannot carry (callables, file input). */
+/** A callable parameter: the Python function's name when the pickle names one (the app's own), else null. */
+function callableName (obj: PyObject, name: string): string | null {
+  const v = param(obj, name, null)
+  if (v === null || (name === 'analyzer' && typeof v === 'string')) return null
+  if (v instanceof PyGlobal) return v.qualifiedName
+  return unsupported(`${obj.name}.${name} is ${describe(v)}, which cannot be served without Python`)
+}
+
+/** The analyzer's options; refuses anything a file cannot carry (file input, scikit-learn's own callables). */
 export function readAnalyzerOptions (obj: PyObject): AnalyzerOptions {
-  for (const name of ['preprocessor', 'tokenizer']) {
-    const v = param(obj, name, null)
-    if (v !== null) unsupported(`${obj.name}.${name} is the callable ${describe(v)}, which cannot be served without Python`)
-  }
-  const analyzer = param(obj, 'analyzer', 'word')
-  if (analyzer !== 'word' && analyzer !== 'char' && analyzer !== 'char_wb') {
-    unsupported(`${obj.name}.analyzer is ${typeof analyzer === 'string' ? `'${analyzer}'` : `the callable ${describe(analyzer)}`}, which cannot be served without Python`)
-  }
+  const callables = { preprocessor: callableName(obj, 'preprocessor'), tokenizer: callableName(obj, 'tokenizer'), analyzer: callableName(obj, 'analyzer') }
+  const analyzer = callables.analyzer !== null ? 'word' : param(obj, 'analyzer', 'word')
+  if (analyzer !== 'word' && analyzer !== 'char' && analyzer !== 'char_wb') unsupported(`${obj.name}.analyzer is ${summarize(analyzer)}`)
   const input = param(obj, 'input', 'content')
   if (input !== 'content') unsupported(`${obj.name}.input is ${summarize(input)}; only 'content' can be served`)
   const strip = param(obj, 'strip_accents', null)
   if (strip !== null && strip !== 'ascii' && strip !== 'unicode') unsupported(`${obj.name}.strip_accents is ${describe(strip)}`)
   const tokenPattern = param(obj, 'token_pattern', '(?u)\\b\\w\\w+\\b')
-  if (analyzer === 'word' && typeof tokenPattern !== 'string') unsupported(`${obj.name}.token_pattern is ${describe(tokenPattern)}`)
+  // A tokenizer of the app's own makes token_pattern unused (scikit-learn warns it is None then).
+  const patternUsed = analyzer === 'word' && callables.tokenizer === null && callables.analyzer === null
+  if (patternUsed && typeof tokenPattern !== 'string') unsupported(`${obj.name}.token_pattern is ${describe(tokenPattern)}`)
   const options = {
     analyzer,
     lowercase: bool(obj, 'lowercase', true),
     stripAccents: strip,
-    tokenPattern: typeof tokenPattern === 'string' ? tokenPattern : '',
+    tokenPattern: typeof tokenPattern === 'string' && patternUsed ? tokenPattern : '',
     stopWords: stopWords(obj),
-    ngramRange: ngramRange(obj)
+    ngramRange: ngramRange(obj),
+    ...(callables.preprocessor !== null || callables.tokenizer !== null || callables.analyzer !== null ? { callables } : {})
   } as const
-  buildAnalyzer(options) // refuses an untranslatable pattern or a bad ngram_range at load
+  buildAnalyzer(options) // refuses an untranslatable pattern, a bad ngram_range or a function the app's module lacks, at load
   return options
 }
 
@@ -87,7 +93,8 @@ export function analyzerParams (a: AnalyzerOptions): Record<string, unknown> {
     ngram_range: a.ngramRange,
     lowercase: a.lowercase,
     strip_accents: a.stripAccents,
-    ...(a.analyzer === 'word' ? { token_pattern: a.tokenPattern, stop_words: a.stopWords === null ? null : a.stopWords.length } : {})
+    ...(a.analyzer === 'word' ? { token_pattern: a.tokenPattern, stop_words: a.stopWords === null ? null : a.stopWords.length } : {}),
+    ...(a.callables === undefined ? {} : { preprocessor: a.callables.preprocessor, tokenizer: a.callables.tokenizer, analyzer: a.callables.analyzer ?? a.analyzer })
   }
 }
 

@@ -1,0 +1,155 @@
+/**
+ * The declared preprocessing of a model's settings compiled into one text -> text function,
+ * run on each text before the vectorizer, each step reproducing the Python call it names
+ * exactly (python-text.ts for str, unicodedata, html and re; NLTK's stemmers, lemmatizer
+ * and stop words). Compiling checks everything a step could fail on, so a bad step stops
+ * the load in one line naming the settings file, the step and the problem.
+ */
+import { ServiceError } from '../errors.js'
+import { pySplit, pyLower } from '../sklearn/text/python-str.js'
+import { ENGLISH_STOP_WORDS } from '../sklearn/text/unicode-tables.js'
+import type { SplitSpec, StepSpec, TextStepSpec, WordStepSpec } from '../settings/step-schema.js'
+import {
+  PY_STRING_CONSTANTS, compileReFindall, compileReSplit, compileReSub, htmlUnescape, makeTranslation, pyCasefold,
+  pyIsAlnum, pyIsAlpha, pyIsAscii, pyIsDecimal, pyIsDigit, pyIsLower, pyIsNumeric, pyIsUpper, pyLstrip, pyNormalize,
+  pyRstrip, pyStrip, pyTranslate, pyUpper
+} from './python-text.js'
+import { createLancasterStemmer } from './stemmers/lancaster.js'
+import { createPorterStemmer } from './stemmers/porter.js'
+import { createSnowballStemmer } from './stemmers/snowball/index.js'
+import { nltkStopWords } from './stop-words.js'
+import { textFunction, type UserFunctions } from './user-functions.js'
+import { createWordNetLemmatizer } from './wordnet-lemmatizer.js'
+
+export type TextFunction = (text: string) => string
+/** A word step: the word it becomes, or null to drop it. */
+type WordFunction = (word: string) => string | null
+
+const PREDICATES: Readonly<Record<string, (s: string) => boolean>> = {
+  'str.isalpha': pyIsAlpha,
+  'str.isalnum': pyIsAlnum,
+  'str.isdigit': pyIsDigit,
+  'str.isdecimal': pyIsDecimal,
+  'str.isnumeric': pyIsNumeric,
+  'str.isascii': pyIsAscii,
+  'str.islower': pyIsLower,
+  'str.isupper': pyIsUpper
+}
+
+/** A string a step names: Python's `string` constants by name ("string.punctuation"), else itself. */
+function literal (value: string | undefined): string {
+  if (value === undefined) return ''
+  return Object.hasOwn(PY_STRING_CONSTANTS, value) ? PY_STRING_CONSTANTS[value as keyof typeof PY_STRING_CONSTANTS] : value
+}
+
+const codePoints = (s: string): number => {
+  let n = 0
+  for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) & 0xfc00) !== 0xdc00) n++
+  return n
+}
+
+function compileText (step: TextStepSpec, functions: UserFunctions | null): TextFunction {
+  switch (step.op) {
+    case 'str.lower': return pyLower
+    case 'str.upper': return pyUpper
+    case 'str.casefold': return pyCasefold
+    case 'html.unescape': return htmlUnescape
+    case 'str.strip': return s => pyStrip(s, step.chars)
+    case 'str.lstrip': return s => pyLstrip(s, step.chars)
+    case 'str.rstrip': return s => pyRstrip(s, step.chars)
+    case 'unicodedata.normalize': return s => pyNormalize(step.form, s)
+    case 're.sub': return compileReSub(step.pattern, step.repl, step.flags ?? [], step.count ?? 0)
+    case 'str.translate': {
+      const from = literal(step.from)
+      const to = literal(step.to)
+      if (codePoints(from) !== codePoints(to)) throw new Error(`"from" and "to" must have the same length, as str.maketrans requires (${codePoints(from)} and ${codePoints(to)})`)
+      const table = makeTranslation(from, to, literal(step.delete))
+      return s => pyTranslate(s, table)
+    }
+    case 'function': return textFunction(functions, step.name, 'a preprocess step')
+  }
+}
+
+function compileSplit (split: SplitSpec | undefined): (text: string) => string[] {
+  if (split === undefined || split === 'str.split') return pySplit
+  if ('re.split' in split) return compileReSplit(split['re.split'], split.flags ?? [])
+  return compileReFindall(split['re.findall'], split.flags ?? [])
+}
+
+function compileWord (step: WordStepSpec, functions: UserFunctions | null): WordFunction {
+  switch (step.op) {
+    case 'stopwords': {
+      const stop = new Set<string>(step.words ?? [])
+      for (const language of typeof step.nltk === 'string' ? [step.nltk] : step.nltk ?? []) for (const w of nltkStopWords(language)) stop.add(w)
+      if (step.sklearn === true) for (const w of ENGLISH_STOP_WORDS) stop.add(w)
+      return w => stop.has(w) ? null : w
+    }
+    case 'replace': {
+      const table = new Map(Object.entries(step.table))
+      return w => table.get(w) ?? w
+    }
+    case 'keep': {
+      const negate = step.if?.startsWith('not ') === true
+      const test = step.if === undefined ? undefined : PREDICATES[negate ? step.if.slice(4) : step.if]!
+      const min = step.min_length ?? 0
+      return w => (min > 0 && codePoints(w) < min) || (test !== undefined && test(w) === negate) ? null : w
+    }
+    case 'nltk.PorterStemmer': return createPorterStemmer(step.mode ?? 'NLTK_EXTENSIONS')
+    case 'nltk.SnowballStemmer': {
+      createSnowballStemmer(step.language) // an unknown language fails here, at load
+      // NLTK's Arabic stemmer keeps a flag from one word to the next; a fresh one per word
+      // gives what a fresh SnowballStemmer('arabic') gives, whatever this thread stemmed before.
+      return step.language === 'arabic' ? w => createSnowballStemmer('arabic')(w) : createSnowballStemmer(step.language)
+    }
+    case 'nltk.LancasterStemmer': return createLancasterStemmer({ stripPrefix: step.strip_prefix ?? false })
+    case 'nltk.WordNetLemmatizer': return createWordNetLemmatizer(step.pos ?? 'n', step.nltk ?? '3.8')
+    default: return compileText(step, functions)
+  }
+}
+
+function compileStep (step: StepSpec, functions: UserFunctions | null): TextFunction {
+  if (step.op !== 'words') return compileText(step, functions)
+  const split = compileSplit(step.split)
+  const join = step.join ?? ' '
+  const words = step.steps.map((s, i) => {
+    try {
+      return compileWord(s, functions)
+    } catch (err) {
+      throw new Error(`word step ${i + 1} (${s.op}): ${err instanceof Error ? err.message : String(err)}`)
+    }
+  })
+  return text => {
+    const out: string[] = []
+    next: for (const word of split(text)) {
+      let w: string | null = word
+      for (const f of words) {
+        w = f(w)
+        if (w === null) continue next
+      }
+      out.push(w)
+    }
+    return out.join(join)
+  }
+}
+
+/**
+ * Compiles `steps` into one function, or null when there are none.
+ * @throws ServiceError ERR_CONFIG_INVALID naming `file`, the step (1-based) and the problem.
+ */
+export function compilePreprocess (steps: readonly StepSpec[], functions: UserFunctions | null, file: string): TextFunction | null {
+  if (steps.length === 0) return null
+  const compiled = steps.map((step, i) => {
+    try {
+      return compileStep(step, functions)
+    } catch (err) {
+      const detail = err instanceof ServiceError ? err.detail : err instanceof Error ? err.message : String(err)
+      throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: preprocess step ${i + 1} (${step.op}): ${detail}`, { file })
+    }
+  })
+  if (compiled.length === 1) return compiled[0]!
+  return text => {
+    let t = text
+    for (const f of compiled) t = f(t)
+    return t
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * A model's settings file, `model-settings.json` (MLServer's file name and shape, so an
+ * MLServer repository stays valid): MLServer's `name` and `parameters.uri`/`version`, and
+ * tfidf-serve's own keys under `parameters.extra.tfidf_serve`: the text preprocessing the
+ * app did in Python (declared steps), the module of the app's own functions ported to
+ * JavaScript, the label names, and which files hold the model. Parsed once into a frozen,
+ * typed object, as config.ts does for the environment; checked by one ajv schema, every
+ * problem reported at once in one line naming the file.
+ */
+import { Ajv, type ErrorObject } from 'ajv'
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
+import path from 'node:path'
+import { ServiceError } from '../errors.js'
+import { TEXT_STEP_SCHEMAS, WORD_STEP_SCHEMAS, type StepSpec } from './step-schema.js'
+
+export type { StepSpec } from './step-schema.js'
+
+/** Where a model's class names come from: a mapping by the class as Python prints it, or a LabelEncoder file. */
+export type LabelSource = { readonly map: Readonly<Record<string, string>> } | { readonly file: string }
+
+export interface ModelSettings {
+  /** The settings file (absolute), for messages. */
+  readonly file: string
+  /** MLServer's `name`, else the folder's name. */
+  readonly name: string
+  readonly version: string | null
+  /** The model file and vectorizer file(s), absolute; null when the settings do not say. */
+  readonly model: string | null
+  readonly vectorizers: readonly string[]
+  readonly preprocess: readonly StepSpec[]
+  /** The module of the app's functions (absolute), or null. */
+  readonly functions: string | null
+  readonly labels: LabelSource | null
+}
+
+/** The key under `parameters.extra` that holds tfidf-serve's own settings. */
+export const SETTINGS_KEY = 'tfidf_serve'
+export const SETTINGS_FILE = 'model-settings.json'
+
+const SCHEMA = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    parameters: {
+      type: 'object',
+      properties: {
+        uri: { type: 'string' },
+        version: { type: ['string', 'number'] },
+        extra: {
+          type: 'object',
+          properties: {
+            [SETTINGS_KEY]: {
+              type: 'object',
+              additionalProperties: false,
+              properties: {
+                model: { type: 'string', minLength: 1 },
+                vectorizer: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+                preprocess: { type: 'array', items: { type: 'object', required: ['op'], properties: { op: { type: 'string' } } } },
+                functions: { type: 'string', minLength: 1 },
+                labels: {
+                  oneOf: [
+                    { type: 'object', required: ['file'], additionalProperties: false, properties: { file: { type: 'string', minLength: 1 } } },
+                    { type: 'object', propertyNames: { not: { const: 'file' } }, additionalProperties: { type: 'string', minLength: 1 }, minProperties: 1 }
+                  ]
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+} as const
+
+type Validate = ReturnType<Ajv['compile']>
+
+// Compiled on first use: a service with no settings file never pays for them.
+let ajv: Ajv | undefined
+const compiled = new Map<object, Validate>()
+function validator (schema: object): Validate {
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false })
+  let v = compiled.get(schema)
+  if (v === undefined) {
+    v = ajv.compile(schema)
+    compiled.set(schema, v)
+  }
+  return v
+}
+
+/** Checks each step against its op's schema, so a message names the step and what is wrong with it. */
+function checkSteps (steps: ReadonlyArray<{ op: string, steps?: unknown }>, schemas: ReadonlyMap<string, object>, where: string): string | undefined {
+  for (const [i, s] of steps.entries()) {
+    const name = `${where} ${i + 1} (${s.op})`
+    const schema = schemas.get(s.op)
+    if (schema === undefined) return `${name}: unknown op; known: ${[...schemas.keys()].join(', ')}`
+    const check = validator(schema)
+    if (!check(s)) return `${name}: ${describeErrors(check.errors ?? []).replace(/^the file /, '')}`
+    if (s.op === 'words') {
+      const inner = checkSteps(s.steps as Array<{ op: string }>, WORD_STEP_SCHEMAS, `${name} word step`)
+      if (inner !== undefined) return inner
+    }
+  }
+  return undefined
+}
+
+function problem (file: string, detail: string): ServiceError {
+  return new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${detail}`, { file })
+}
+
+/** ajv's errors as "<where> <what>", the deepest first, without the noise oneOf adds. */
+function describeErrors (errors: readonly ErrorObject[]): string {
+  const useful = errors.filter(e => e.keyword !== 'oneOf' && e.keyword !== 'if')
+  const shown = (useful.length > 0 ? useful : errors).slice(0, 5)
+  return shown.map(e => {
+    const where = e.instancePath === '' ? 'the file' : e.instancePath.slice(1).replaceAll('/', '.')
+    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')})` : ''
+    return `${where} ${e.message ?? 'is invalid'}${extra}`
+  }).join('; ')
+}
+
+/** The model files of a folder when the settings name none: notebooks' two usual names, else the one pickle there. */
+function conventionalFiles (dir: string, exclude: ReadonlySet<string>): { model: string | null, vectorizers: string[] } {
+  const named = path.join(dir, 'final_best_model.pkl')
+  const vectorizer = path.join(dir, 'tfidf_vectorizer.pkl')
+  if (existsSync(named)) return { model: named, vectorizers: existsSync(vectorizer) ? [vectorizer] : [] }
+  const pickles = readdirSync(dir).filter(f => /\.(pkl|pickle|joblib|sav)(\.(gz|bz2|xz|lzma|z))?$/i.test(f) && !exclude.has(path.join(dir, f)))
+  return { model: pickles.length === 1 ? path.join(dir, pickles[0]!) : null, vectorizers: [] }
+}
+
+/**
+ * Reads and checks a settings file. Paths in it resolve against its folder.
+ * @throws ServiceError ERR_CONFIG_INVALID naming the file and every problem.
+ */
+export function readModelSettings (file: string): Readonly<ModelSettings> {
+  const absolute = path.resolve(file)
+  let text: string
+  try {
+    text = readFileSync(absolute, 'utf8')
+  } catch (err) {
+    const code = (err as { code?: string }).code
+    throw problem(absolute, code === 'ENOENT' ? 'no such file' : (err as Error).message)
+  }
+  let raw: unknown
+  try {
+    raw = JSON.parse(text)
+  } catch (err) {
+    throw problem(absolute, `not JSON: ${(err as Error).message}`)
+  }
+  const check = validator(SCHEMA)
+  if (!check(raw)) throw problem(absolute, describeErrors(check.errors ?? []))
+  const steps = ((raw as { parameters?: { extra?: Record<string, { preprocess?: Array<{ op: string }> }> } }).parameters?.extra?.[SETTINGS_KEY]?.preprocess) ?? []
+  const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
+  if (wrongStep !== undefined) throw problem(absolute, wrongStep)
+  const doc = raw as { name?: string, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
+  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string> }
+  const dir = path.dirname(absolute)
+  const at = (p: string): string => path.resolve(dir, p)
+  const labels: LabelSource | null = ours.labels === undefined ? null : 'file' in ours.labels && typeof ours.labels.file === 'string' ? { file: at(ours.labels.file) } : { map: Object.freeze({ ...ours.labels }) }
+  const vectorizerNames = ours.vectorizer === undefined ? [] : typeof ours.vectorizer === 'string' ? [ours.vectorizer] : ours.vectorizer
+  let model = ours.model === undefined ? null : at(ours.model)
+  let vectorizers = vectorizerNames.map(at)
+  // MLServer's parameters.uri names the model file, or the folder that holds it.
+  const uri = doc.parameters?.uri === undefined || doc.parameters.uri === '' ? undefined : at(doc.parameters.uri)
+  const uriKind = uri === undefined || !existsSync(uri) ? undefined : statSync(uri).isDirectory() ? 'dir' : 'file'
+  if (model === null && uriKind === 'file') model = uri!
+  if (model === null) {
+    const found = conventionalFiles(uriKind === 'dir' ? uri! : dir, new Set(labels !== null && 'file' in labels ? [labels.file] : []))
+    model = found.model
+    if (vectorizers.length === 0) vectorizers = found.vectorizers
+  }
+  return Object.freeze({
+    file: absolute,
+    name: doc.name ?? path.basename(dir),
+    version: doc.parameters?.version === undefined ? null : String(doc.parameters.version),
+    model,
+    vectorizers: Object.freeze(vectorizers),
+    preprocess: Object.freeze(ours.preprocess ?? []),
+    functions: ours.functions === undefined ? null : at(ours.functions),
+    labels
+  })
+}
+
+/** The settings file beside a model file, if there is one. */
+export function settingsBeside (modelPath: string): string | undefined {
+  const candidate = path.join(path.dirname(modelPath), SETTINGS_FILE)
+  return existsSync(candidate) ? candidate : undefined
+}

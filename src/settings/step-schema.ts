@@ -1,0 +1,80 @@
+/**
+ * The declared preprocessing steps of a settings file, as JSON Schema (checked once when
+ * the file is read) and as types. Each step is named after the Python call it reproduces;
+ * a `words` step splits the text, runs word steps on each word, and joins them back.
+ */
+
+/** A step on the whole text (or, inside `words`, on each word). */
+export type TextStepSpec =
+  | { readonly op: 'str.lower' | 'str.upper' | 'str.casefold' | 'html.unescape' }
+  | { readonly op: 'str.strip' | 'str.lstrip' | 'str.rstrip', readonly chars?: string }
+  | { readonly op: 'unicodedata.normalize', readonly form: 'NFC' | 'NFD' | 'NFKC' | 'NFKD' }
+  | { readonly op: 're.sub', readonly pattern: string, readonly repl: string, readonly flags?: readonly string[], readonly count?: number }
+  | { readonly op: 'str.translate', readonly from?: string, readonly to?: string, readonly delete?: string }
+  | { readonly op: 'function', readonly name: string }
+
+/** Splitting a text into words: `str.split()`, `re.split(pattern)` or `re.findall(pattern)`. */
+export type SplitSpec = 'str.split' | { readonly 're.split': string, readonly flags?: readonly string[] } | { readonly 're.findall': string, readonly flags?: readonly string[] }
+
+/** A step on one word: any text step, or one that only words have. */
+export type WordStepSpec =
+  | TextStepSpec
+  | { readonly op: 'stopwords', readonly nltk?: string | readonly string[], readonly sklearn?: boolean, readonly words?: readonly string[] }
+  | { readonly op: 'replace', readonly table: Readonly<Record<string, string>> }
+  | { readonly op: 'keep', readonly if?: string, readonly min_length?: number }
+  | { readonly op: 'nltk.PorterStemmer', readonly mode?: 'ORIGINAL_ALGORITHM' | 'MARTIN_EXTENSIONS' | 'NLTK_EXTENSIONS' }
+  | { readonly op: 'nltk.SnowballStemmer', readonly language: string }
+  | { readonly op: 'nltk.LancasterStemmer', readonly strip_prefix?: boolean }
+  | { readonly op: 'nltk.WordNetLemmatizer', readonly pos?: 'n' | 'v' | 'a' | 'r' | 's', readonly nltk?: '3.8' | '3.9' }
+
+export type StepSpec =
+  | TextStepSpec
+  | { readonly op: 'words', readonly split?: SplitSpec, readonly join?: string, readonly steps: readonly WordStepSpec[] }
+
+const FLAGS = { type: 'array', items: { enum: ['IGNORECASE', 'I', 'MULTILINE', 'M', 'DOTALL', 'S', 'ASCII', 'A', 'VERBOSE', 'X', 'UNICODE', 'U'] } }
+const step = (op: string | readonly string[], properties: Record<string, unknown> = {}, required: readonly string[] = []): Record<string, unknown> => ({
+  type: 'object',
+  required: ['op', ...required],
+  additionalProperties: false,
+  properties: { op: typeof op === 'string' ? { const: op } : { enum: op }, ...properties }
+})
+
+const TEXT_STEPS = [
+  step(['str.lower', 'str.upper', 'str.casefold', 'html.unescape']),
+  step(['str.strip', 'str.lstrip', 'str.rstrip'], { chars: { type: 'string' } }),
+  step('unicodedata.normalize', { form: { enum: ['NFC', 'NFD', 'NFKC', 'NFKD'] } }, ['form']),
+  step('re.sub', { pattern: { type: 'string' }, repl: { type: 'string' }, flags: FLAGS, count: { type: 'integer', minimum: 0 } }, ['pattern', 'repl']),
+  step('str.translate', { from: { type: 'string' }, to: { type: 'string' }, delete: { type: 'string' } }),
+  step('function', { name: { type: 'string', minLength: 1 } }, ['name'])
+]
+
+const WORD_ONLY_STEPS = [
+  step('stopwords', { nltk: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, sklearn: { type: 'boolean' }, words: { type: 'array', items: { type: 'string' } } }),
+  step('replace', { table: { type: 'object', additionalProperties: { type: 'string' } } }, ['table']),
+  step('keep', { if: { enum: ['str.isalpha', 'str.isalnum', 'str.isdigit', 'str.isdecimal', 'str.isnumeric', 'str.isascii', 'str.islower', 'str.isupper', 'not str.isalpha', 'not str.isalnum', 'not str.isdigit', 'not str.isdecimal', 'not str.isnumeric', 'not str.isascii'] }, min_length: { type: 'integer', minimum: 0 } }),
+  step('nltk.PorterStemmer', { mode: { enum: ['ORIGINAL_ALGORITHM', 'MARTIN_EXTENSIONS', 'NLTK_EXTENSIONS'] } }),
+  step('nltk.SnowballStemmer', { language: { type: 'string' } }, ['language']),
+  step('nltk.LancasterStemmer', { strip_prefix: { type: 'boolean' } }),
+  // NLTK 3.9 changed morphy (its suffix rules are applied once): '3.9' for an app on NLTK 3.9 or later.
+  step('nltk.WordNetLemmatizer', { pos: { enum: ['n', 'v', 'a', 'r', 's'] }, nltk: { enum: ['3.8', '3.9'] } })
+]
+
+const SPLIT = {
+  oneOf: [
+    { const: 'str.split' },
+    { type: 'object', additionalProperties: false, required: ['re.split'], properties: { 're.split': { type: 'string' }, flags: FLAGS } },
+    { type: 'object', additionalProperties: false, required: ['re.findall'], properties: { 're.findall': { type: 'string' }, flags: FLAGS } }
+  ]
+}
+
+const opOf = (schema: Record<string, unknown>): readonly string[] => {
+  const op = (schema.properties as { op: { const?: string, enum?: string[] } }).op
+  return op.const !== undefined ? [op.const] : op.enum!
+}
+const byOp = (schemas: ReadonlyArray<Record<string, unknown>>): ReadonlyMap<string, Record<string, unknown>> =>
+  new Map(schemas.flatMap(schema => opOf(schema).map(op => [op, schema] as const)))
+
+/** Each top-level step's schema by op (a `words` step's `steps` are checked one by one with WORD_STEP_SCHEMAS). */
+export const TEXT_STEP_SCHEMAS = byOp([...TEXT_STEPS, step('words', { split: SPLIT, join: { type: 'string' }, steps: { type: 'array', items: { type: 'object' } } }, ['steps'])])
+/** Each word step's schema by op. */
+export const WORD_STEP_SCHEMAS = byOp([...TEXT_STEPS, ...WORD_ONLY_STEPS])

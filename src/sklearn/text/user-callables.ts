@@ -1,0 +1,89 @@
+/**
+ * The app's own Python functions that a pickle names (a vectorizer's `preprocessor`,
+ * `tokenizer` or `analyzer`, a Pipeline step class), as the JavaScript ports the settings'
+ * functions module gives, by Python name. They are set for the thread while a model is
+ * built and created (`withUserFunctions`), and each call is checked: a function that throws
+ * or returns the wrong kind fails that text with an error naming it.
+ */
+import { ServiceError } from '../../errors.js'
+
+export type UserFunctions = ReadonlyMap<string, unknown>
+
+let current: UserFunctions | null = null
+
+/** Runs `make` with `functions` as the functions a pickle's callables resolve to. */
+export function withUserFunctions<T> (functions: UserFunctions | null, make: () => T): T {
+  const previous = current
+  current = functions
+  try {
+    return make()
+  } finally {
+    current = previous
+  }
+}
+
+/** The functions set by `withUserFunctions`, or null. */
+export function currentUserFunctions (): UserFunctions | null {
+  return current
+}
+
+/** The error a user function's failure on one text becomes: it names the function (the text is not logged). */
+export class UserFunctionError extends Error {
+  override readonly name = 'UserFunctionError'
+}
+
+function lookup (functions: UserFunctions | null, name: string, where: string): (...args: unknown[]) => unknown {
+  const fn = functions?.get(name)
+  if (typeof fn !== 'function') {
+    throw new ServiceError('ERR_MODEL_UNSUPPORTED', functions === null
+      ? `${where} is the Python function ${name}; port it to JavaScript and name the module in the model settings ("functions")`
+      : `${where} is the Python function ${name}, which the functions module does not export`)
+  }
+  return fn as (...args: unknown[]) => unknown
+}
+
+function failed (name: string, detail: string): never {
+  throw new UserFunctionError(`user function ${name} ${detail}`)
+}
+
+/** A text -> text function (a preprocessor, a cleaning step), checked at each call. */
+export function textFunction (functions: UserFunctions | null, name: string, where: string): (text: string) => string {
+  const fn = lookup(functions, name, where)
+  return text => {
+    let out: unknown
+    try {
+      out = fn(text)
+    } catch (err) {
+      return failed(name, `threw: ${err instanceof Error ? err.message : String(err)}`)
+    }
+    return typeof out === 'string' ? out : failed(name, `returned ${out === null ? 'null' : typeof out}, not a string`)
+  }
+}
+
+/** A text -> list of strings function (a tokenizer or an analyzer), checked at each call. */
+export function tokensFunction (functions: UserFunctions | null, name: string, where: string): (text: string) => string[] {
+  const fn = lookup(functions, name, where)
+  return text => {
+    let out: unknown
+    try {
+      out = fn(text)
+    } catch (err) {
+      return failed(name, `threw: ${err instanceof Error ? err.message : String(err)}`)
+    }
+    if (!Array.isArray(out) || out.some(t => typeof t !== 'string')) failed(name, 'returned something other than a list of strings')
+    return out as string[]
+  }
+}
+
+/** A Pipeline step class: its factory is given the pickled state and returns the text -> text transform. */
+export function stepFunction (functions: UserFunctions | null, name: string, where: string, state: unknown): (text: string) => string {
+  const factory = lookup(functions, name, where)
+  let made: unknown
+  try {
+    made = factory(state)
+  } catch (err) {
+    throw new ServiceError('ERR_MODEL_UNSUPPORTED', `${where}: the functions module's ${name} threw when given the pickled state: ${err instanceof Error ? err.message : String(err)}`)
+  }
+  if (typeof made !== 'function') throw new ServiceError('ERR_MODEL_UNSUPPORTED', `${where}: the functions module's ${name} must return a text -> text function when given the pickled state`)
+  return textFunction(new Map([[name, made]]), name, where)
+}

@@ -70,6 +70,27 @@ function compileText (step: TextStepSpec, functions: UserFunctions | null): Text
   }
 }
 
+/** Words a stemmer or lemmatizer remembers: words repeat (Zipf), and a look-up is far cheaper than a stem. */
+const MEMO_WORDS = 32768
+
+/**
+ * `stem` with the answers for recent words kept: exact, since every word step memoized here
+ * is a pure function of its word. Past MEMO_WORDS distinct words the memory starts over
+ * (bounded, and cheaper than tracking recency).
+ */
+function memoized (stem: (word: string) => string): (word: string) => string {
+  let memo = new Map<string, string>()
+  return word => {
+    let out = memo.get(word)
+    if (out === undefined) {
+      out = stem(word)
+      if (memo.size >= MEMO_WORDS) memo = new Map()
+      memo.set(word, out)
+    }
+    return out
+  }
+}
+
 function compileSplit (split: SplitSpec | undefined): (text: string) => string[] {
   if (split === undefined || split === 'str.split') return pySplit
   if ('re.split' in split) return compileReSplit(split['re.split'], split.flags ?? [])
@@ -94,15 +115,15 @@ function compileWord (step: WordStepSpec, functions: UserFunctions | null): Word
       const min = step.min_length ?? 0
       return w => (min > 0 && codePoints(w) < min) || (test !== undefined && test(w) === negate) ? null : w
     }
-    case 'nltk.PorterStemmer': return createPorterStemmer(step.mode ?? 'NLTK_EXTENSIONS')
+    case 'nltk.PorterStemmer': return memoized(createPorterStemmer(step.mode ?? 'NLTK_EXTENSIONS'))
     case 'nltk.SnowballStemmer': {
       createSnowballStemmer(step.language) // an unknown language fails here, at load
       // NLTK's Arabic stemmer keeps a flag from one word to the next; a fresh one per word
       // gives what a fresh SnowballStemmer('arabic') gives, whatever this thread stemmed before.
-      return step.language === 'arabic' ? w => createSnowballStemmer('arabic')(w) : createSnowballStemmer(step.language)
+      return step.language === 'arabic' ? memoized(w => createSnowballStemmer('arabic')(w)) : memoized(createSnowballStemmer(step.language))
     }
-    case 'nltk.LancasterStemmer': return createLancasterStemmer({ stripPrefix: step.strip_prefix ?? false })
-    case 'nltk.WordNetLemmatizer': return createWordNetLemmatizer(step.pos ?? 'n', step.nltk ?? '3.8')
+    case 'nltk.LancasterStemmer': return memoized(createLancasterStemmer({ stripPrefix: step.strip_prefix ?? false }))
+    case 'nltk.WordNetLemmatizer': return memoized(createWordNetLemmatizer(step.pos ?? 'n', step.nltk ?? '3.8'))
     default: return compileText(step, functions)
   }
 }

@@ -68,24 +68,16 @@ export function stripAccentsAscii (text: string): string {
   return out
 }
 
-/**
- * Python's `str.split()` with no arguments: runs of white space separate, none at the ends.
- * Every white-space code point is in the BMP, so the text is scanned by code unit and the
- * words are sliced out (a surrogate is never white space).
- */
+/** One or more of Python's white-space code points (all in the BMP), for a native split. */
+const SPACE_RUN = new RegExp(`[${Array.from({ length: SPACE_RANGES.length / 2 }, (_, i) => `\\u{${SPACE_RANGES[2 * i]!.toString(16)}}-\\u{${SPACE_RANGES[2 * i + 1]!.toString(16)}}`).join('')}]+`, 'u')
+
+/** Python's `str.split()` with no arguments: runs of white space separate, none at the ends. */
 export function pySplit (text: string): string[] {
-  const out: string[] = []
-  let start = -1
-  for (let i = 0; i <= text.length; i++) {
-    const space = i === text.length || SPACE.has(text.charCodeAt(i))
-    if (space && start >= 0) {
-      out.push(text.slice(start, i))
-      start = -1
-    } else if (!space && start < 0) {
-      start = i
-    }
-  }
-  return out
+  const parts = text.split(SPACE_RUN)
+  // A leading or trailing run leaves an empty string at that end; Python keeps none.
+  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop()
+  if (parts.length > 0 && parts[0] === '') parts.shift()
+  return parts
 }
 
 /** `re.sub(r"\s\s+", " ", text)`: scikit-learn's white-space squeeze before character n-grams. */

@@ -1,0 +1,78 @@
+/**
+ * `npm run bench:preprocess`: what an app's declared cleaning costs. For each app of
+ * test/fixtures/apps/1.2.1 that cleans its texts before the vectorizer, on 2,000 texts of its
+ * own corpus, one thread: the cleaning alone, the vectorizer (and the steps after it) alone
+ * on the cleaned texts, and the whole prediction; beside the app's own Python (its cleaning,
+ * then scikit-learn, in calls of 50 and of one), run by bench/baseline/preprocess.py with
+ * Debian's python3. Targets (issue 16): the cleaning costs at most the vectorizer's time,
+ * and the whole is at least 3x the app's Python. Checks that both cleaned the first 20
+ * texts alike, so a fast wrong answer fails.
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { loadServedModel } from '../../src/model/served-model.js'
+import { readModelSettings } from '../../src/settings/model-settings.js'
+import { loadModel } from '../../src/sklearn/load-model.js'
+import { ROOT } from '../lib/corpus.js'
+import { markdown } from '../lib/report.js'
+
+const APPS = ['sms-porter', 'reviews-snowball', 'movies-lemma', 'sms-slang-lancaster', 'danish-snowball', 'poems-accents']
+const TEXTS = 2000
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
+
+/** Texts per second of `run` over `texts`, repeated for `seconds`. */
+function rate (texts: readonly string[], seconds: number, run: (text: string) => void): number {
+  for (const t of texts.slice(0, 200)) run(t)
+  let done = 0
+  const started = performance.now()
+  do {
+    for (const t of texts) run(t)
+    done += texts.length
+  } while (performance.now() - started < seconds * 1000)
+  return done / ((performance.now() - started) / 1000)
+}
+
+function corpusTexts (app: string): string[] {
+  const { corpus } = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'apps', '1.2.1', app, 'fixture.json'), 'utf8')) as { corpus: string }
+  const lines = readFileSync(path.join(ROOT, '..', 'shared', 'data', corpus, `${corpus}.jsonl`), 'utf8').split('\n').filter(l => l !== '')
+  return lines.slice(-TEXTS).map(l => (JSON.parse(l) as { text: string }).text)
+}
+
+const fmt = (x: number | undefined, digits = 0): string => x === undefined ? '' : x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
+
+async function main (): Promise<void> {
+  const rows: string[][] = []
+  const results: Array<Record<string, unknown>> = []
+  for (const app of APPS) {
+    const settings = readModelSettings(path.join(ROOT, 'test', 'fixtures', 'apps', '1.2.1', app, 'model-settings.json'))
+    const paths = { model: settings.model!, vectorizers: settings.vectorizers }
+    const served = (await loadServedModel({ paths, settingsFile: settings.file })).predictor
+    const bare = (await loadModel(paths)).predictor
+    const texts = corpusTexts(app)
+    const fed = texts.map(t => served.fed(t))
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'tfidf-bench-')), 'texts.json')
+    writeFileSync(file, JSON.stringify(texts))
+    const python = JSON.parse(execFileSync('/usr/bin/python3', [path.join(ROOT, 'bench', 'baseline', 'preprocess.py'), app, file, String(SECONDS)], { encoding: 'utf8' })) as { clean: number, batch50: number, single: number, fed: string[] }
+    const wrong = python.fed.findIndex((f, i) => f !== fed[i])
+    if (wrong >= 0) throw new Error(`${app}: text ${wrong} cleaned differently: ${JSON.stringify(python.fed[wrong])} vs ${JSON.stringify(fed[wrong])}`)
+    let i = 0
+    const cleaning = rate(texts, SECONDS, t => served.fed(t))
+    const vectorizing = rate(fed, SECONDS, () => bare.transform(fed[i++ % fed.length]!))
+    // The same vectorizer on the raw texts (longer than cleaned ones): what an app without cleaning pays.
+    const vectorizingRaw = rate(texts, SECONDS, t => bare.transform(t))
+    const whole = rate(texts, SECONDS, t => served.predict(t))
+    // Per text, cleaning's time over the vectorizer's: at most 1 is the target.
+    const share = vectorizing / cleaning
+    results.push({ app, cleaning, vectorizing, vectorizingRaw, whole, python, share })
+    rows.push([app, fmt(cleaning), fmt(vectorizing), fmt(share, 2), fmt(vectorizingRaw), fmt(vectorizingRaw / cleaning, 2), fmt(whole), fmt(python.clean), fmt(python.batch50), fmt(python.single), fmt(whole / python.batch50, 1), fmt(whole / python.single, 1)])
+  }
+  console.log(`\n## Declared preprocessing (one thread, ${TEXTS} corpus texts per app, ${SECONDS} s per figure, Node ${process.version})\n`)
+  console.log(markdown(['app', 'cleaning texts/s', 'vectorizer texts/s', 'cleaning / vectorizer time', 'vectorizer on raw texts/s', 'cleaning / that', 'whole texts/s', 'Python cleaning', 'Python batch-50', 'Python single', 'vs batch-50', 'vs single'], rows))
+  const out = path.join(ROOT, 'bench', 'results', `preprocess-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, texts: TEXTS, seconds: SECONDS, results }, null, 2) + '\n')
+  console.log(`\nwrote ${path.relative(ROOT, out)}`)
+}
+
+await main()

@@ -1,50 +1,67 @@
 /**
- * The worker task. The pool decodes the model once and sends every worker its state, whose
- * arrays live in shared memory: a worker only creates the working estimators over them
- * (and its own scratch buffers), then classifies batches of texts.
+ * The worker task. The pool decodes each model once and publishes its state, whose arrays
+ * live in shared memory: a worker creates a model's working estimators over them (and its own
+ * scratch buffers) the first time a task names that model, keeps them while the model is
+ * served, and lets go when the pool drops it.
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
+import { createServedPredictor } from '../src/model/served-model.js'
 import { predictLines, type LinesResult } from '../src/prediction-lines.js'
-import { createServedPredictor, type ServedModelState } from '../src/model/served-model.js'
 import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
 import type { TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
-import type { ClassifyResult, ClassifyTask, ExplainTask, LinesTask, WorkerInit, WorkerStarted, WorkerStatus } from '../src/pool/messages.js'
-import { receiveModel } from '../src/pool/model-channel.js'
+import { DEFAULT_MODEL_KEY, type ClassifyResult, type ClassifyTask, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
+import { ModelSubscriber, type PublishedModel } from '../src/pool/model-channel.js'
 
 const init = workerData as WorkerInit
 // The pool counts the workers that start after the first ones: replacements.
 parentPort?.postMessage({ workerStarted: threadId } satisfies WorkerStarted)
 
-/** The predictor, or why it could not be made (as data: errors lose their code across threads). */
-const made: Promise<{ predictor: TextClassifier, state: ServedModelState } | { failure: WorkerStatus }> = receiveModel(init.modelChannel).then(async state => {
+type Made = { predictor: TextClassifier, model: PublishedModel } | { failure: WorkerStatus }
+
+/** The models this worker has created (or is creating), by key. */
+const models = new Map<string, Promise<Made>>()
+const subscriber = new ModelSubscriber(init.modelChannel, key => { models.delete(key) })
+
+/** The predictor for `key`, or why it could not be made (as data: errors lose their code across threads). */
+async function make (key: string): Promise<Made> {
+  const model = await subscriber.receive(key)
   try {
-    return { predictor: await createServedPredictor(state as ServedModelState, init.settingsFile), state: state as ServedModelState }
+    return { predictor: await createServedPredictor(model.state, model.settingsFile), model }
   } catch (err) {
-    if (err instanceof ServiceError) return { failure: { ok: false, code: err.code, message: err.message } as const }
-    return { failure: { ok: false, code: 'ERR_INTERNAL', message: String(err) } as const }
+    if (err instanceof ServiceError) return { failure: { ok: false, code: err.code, message: err.message } }
+    return { failure: { ok: false, code: 'ERR_INTERNAL', message: String(err) } }
   }
-})
+}
+
+function made (key: string = DEFAULT_MODEL_KEY): Promise<Made> {
+  let m = models.get(key)
+  if (m === undefined) {
+    m = make(key)
+    models.set(key, m)
+  }
+  return m
+}
 
 /** Whether the model was created, and what of it this worker holds in its own memory. */
-export async function status (): Promise<WorkerStatus> {
-  const m = await made
+export async function status (task?: StatusTask): Promise<WorkerStatus> {
+  const m = await made(task?.model)
   if ('failure' in m) return m.failure
-  const { total, shared } = stateBytes(m.state)
+  const { total, shared } = stateBytes(m.model.state)
   return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared }, explainRefusal: m.predictor.explainRefusal ?? null }
 }
 
 /** The model, or the reason it could not be made, thrown. */
-async function predictor (): Promise<TextClassifier> {
-  const m = await made
+async function predictor (key?: string): Promise<TextClassifier> {
+  const m = await made(key)
   if ('failure' in m) throw new Error(m.failure.ok ? 'unreachable' : m.failure.message)
   return m.predictor
 }
 
 export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
-  const model = await predictor()
+  const model = await predictor(task.model)
   const n = task.texts.length
   // The columns of RESULT_COLUMNS, one after another.
   const columns = new Float64Array(5 * n)
@@ -64,10 +81,10 @@ export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
 }
 
 export async function explain (task: ExplainTask): Promise<Explanation[]> {
-  const model = await predictor()
+  const model = await predictor(task.model)
   return task.texts.map(text => model.explain(text, task.topK))
 }
 
 export async function lines (task: LinesTask): Promise<LinesResult> {
-  return predictLines(await predictor(), task.chunk, task.format)
+  return predictLines(await predictor(task.model), task.chunk, task.format)
 }

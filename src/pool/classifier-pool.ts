@@ -13,7 +13,8 @@ import { Admission } from './admission.js'
 import { TaskAbort } from './task-abort.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
-import { RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ExplainTask, type LinesTask, type ModelStatus, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
+import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ExplainTask, type LinesTask, type ModelStatus, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
+import type { ModelPaths } from '../sklearn/load-model.js'
 
 /**
  * A worker's young generation. V8 grows it to 48 MB under a steady stream of short-lived
@@ -62,21 +63,35 @@ interface WorkerStarts {
 
 const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
 
+/** A model to add to a running pool: its files, settings file and label names. */
+export interface ModelSpec {
+  readonly paths: ModelPaths
+  readonly settingsFile: string | null
+  readonly labels?: LabelSource | null
+}
+
+type Task = ClassifyTask | LinesTask | ExplainTask | StatusTask
+
 export class ClassifierPool {
-  readonly model: ModelStatus
-  /** What each worker reported holding when it started. */
+  /** What each worker reported holding of the first model when it started. */
   readonly workerMemory: readonly WorkerMemory[]
-  readonly #piscina: Piscina<ClassifyTask | LinesTask | ExplainTask, ClassifyResult>
+  readonly #models = new Map<string, ModelStatus>()
+  /** Tasks running or queued per model key, and who waits for a key to fall idle. */
+  readonly #busy = new Map<string, number>()
+  readonly #idle = new Map<string, Array<() => void>>()
+  readonly #workers: number
+  readonly #piscina: Piscina<Task, ClassifyResult>
   readonly #publisher: ModelPublisher
   readonly #admission: Admission
   readonly #timeoutMs: number
   #closed = false
   readonly #starts: WorkerStarts
 
-  private constructor (piscina: Piscina<ClassifyTask | LinesTask | ExplainTask, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
+  private constructor (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
     this.#piscina = piscina
     this.#publisher = publisher
-    this.model = model
+    this.#models.set(DEFAULT_MODEL_KEY, model)
+    this.#workers = options.workers
     this.workerMemory = workerMemory
     this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
     this.#timeoutMs = options.predictionTimeoutMs
@@ -100,8 +115,8 @@ export class ClassifierPool {
     const started = performance.now()
     // The workers start (and load their code) while the model decodes; it reaches them on a channel.
     const publisher = new ModelPublisher()
-    const init: WorkerInit = { modelChannel: publisher.name, settingsFile: options.settingsFile ?? null }
-    const piscina = new Piscina<ClassifyTask | LinesTask | ExplainTask, ClassifyResult>({
+    const init: WorkerInit = { modelChannel: publisher.name }
+    const piscina = new Piscina<Task, ClassifyResult>({
       filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
       name: 'classify',
       minThreads: options.workers,
@@ -127,33 +142,64 @@ export class ClassifierPool {
       await piscina.destroy()
       throw err
     }
-    const { state, bytes, info, notes } = decoded
-    publisher.publish(state)
-    // One status task per worker: a worker takes one task at a time and answers only once
-    // its model is loaded, so the pool is ready when every worker is.
-    const statuses = await Promise.all(Array.from({ length: options.workers }, async () =>
-      await piscina.run({ texts: [] }, { name: 'status' }) as unknown as WorkerStatus))
-    const failed = statuses.find(s => !s.ok)
-    if (failed !== undefined && !failed.ok) {
+    let statuses: WorkerStatus[]
+    try {
+      statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.settingsFile ?? null, options.workers)
+    } catch (err) {
       publisher.close()
       await piscina.destroy()
-      throw new ServiceError(failed.code, failed.message)
+      throw err
     }
-    const model: ModelStatus = {
-      classifier: info.classifier,
-      vectorizer: info.vectorizer,
-      steps: info.steps,
-      classes: info.classes,
-      nFeatures: info.nFeatures,
-      confidence: info.confidence,
-      loadMs: performance.now() - started,
-      sharedBytes: bytes,
-      sklearnVersions: info.sklearnVersions,
-      explainRefusal: (statuses[0] as Extract<WorkerStatus, { ok: true }>).explainRefusal ?? undefined,
-      notes
-    }
+    const model = modelStatus(decoded, statuses, performance.now() - started)
     const memory = statuses.map(s => (s as Extract<WorkerStatus, { ok: true }>).memory)
     return new ClassifierPool(piscina, publisher, model, memory, options, starts)
+  }
+
+  /** The first model (the only one, unless others were added). */
+  get model (): ModelStatus {
+    return this.#models.get(DEFAULT_MODEL_KEY)!
+  }
+
+  /** The status of the model under `key`, or undefined. */
+  modelAt (key: string): ModelStatus | undefined {
+    return this.#models.get(key)
+  }
+
+  /**
+   * Decodes a model in a thread of its own, shares it, and has every worker create it;
+   * tasks may name `key` once this resolves.
+   * @throws ServiceError naming the file and the problem when it cannot be served (the pool
+   * is unchanged).
+   */
+  async addModel (key: string, spec: ModelSpec): Promise<ModelStatus> {
+    const started = performance.now()
+    const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null)
+    const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, spec.settingsFile, this.#workers)
+    const model = modelStatus(decoded, statuses, performance.now() - started)
+    this.#models.set(key, model)
+    return model
+  }
+
+  /** Stops serving `key`: waits for its tasks to end, then every worker lets go of it. */
+  async removeModel (key: string): Promise<void> {
+    if ((this.#busy.get(key) ?? 0) > 0) await new Promise<void>(resolve => { this.#idle.set(key, [...(this.#idle.get(key) ?? []), resolve]) })
+    this.#models.delete(key)
+    this.#publisher.drop(key)
+  }
+
+  /** Counts a task for `key` while it runs, so removeModel can wait for it. */
+  async #tracked<T> (key: string, work: Promise<T>): Promise<T> {
+    this.#busy.set(key, (this.#busy.get(key) ?? 0) + 1)
+    try {
+      return await work
+    } finally {
+      const left = this.#busy.get(key)! - 1
+      this.#busy.set(key, left)
+      if (left === 0) {
+        for (const resolve of this.#idle.get(key) ?? []) resolve()
+        this.#idle.delete(key)
+      }
+    }
   }
 
   /** Workers alive now. */
@@ -180,13 +226,13 @@ export class ClassifierPool {
    * (503) when the work runs past the timeout, ERR_WORKER_UNAVAILABLE (503) after close,
    * ERR_INTERNAL (500) when a worker fails.
    */
-  async #admitted<T> (work: (abort: TaskAbort) => Promise<T>): Promise<T> {
+  async #admitted<T> (key: string, work: (abort: TaskAbort) => Promise<T>): Promise<T> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
     await this.#admission.acquire()
     const abort = new TaskAbort()
     const timer = setTimeout(() => abort.abort(), this.#timeoutMs)
     try {
-      return await work(abort)
+      return await this.#tracked(key, work(abort))
     } catch (err) {
       throw workerFailure(err, abort.aborted, this.#timeoutMs)
     } finally {
@@ -199,11 +245,11 @@ export class ClassifierPool {
    * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order.
    * @throws ServiceError as `#admitted` says.
    */
-  async classify (texts: readonly string[], batchSize: number): Promise<Classified> {
-    return await this.#admitted(async abort => {
+  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<Classified> {
+    return await this.#admitted(key, async abort => {
       const chunks: Array<Promise<ClassifyResult>> = []
       for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize) }, { name: 'classify', signal: abort }))
+        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'classify', signal: abort }))
       }
       const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => {
         // One failed chunk ends the request: stop its siblings too.
@@ -226,7 +272,7 @@ export class ClassifierPool {
    * @throws ServiceError as `#admitted` says.
    */
   async predictLines (chunk: Uint8Array, format: LineFormat): Promise<LinesResult> {
-    return await this.#admitted(async abort => {
+    return await this.#admitted(DEFAULT_MODEL_KEY, async abort => {
       const task: LinesTask = { chunk, format }
       return await this.#piscina.run(task, { name: 'lines', signal: abort, transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
     })
@@ -237,10 +283,11 @@ export class ClassifierPool {
    * @throws ServiceError ERR_NOT_EXPLAINABLE (422) for a model explanations are not defined
    * for, else as `#admitted` says.
    */
-  async explain (texts: readonly string[], topK: number): Promise<Explanation[]> {
-    if (this.model.explainRefusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', this.model.explainRefusal)
-    return await this.#admitted(async abort => {
-      const task: ExplainTask = { texts, topK }
+  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY): Promise<Explanation[]> {
+    const refusal = this.#models.get(key)?.explainRefusal
+    if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
+    return await this.#admitted(key, async abort => {
+      const task: ExplainTask = { texts, topK, model: key }
       return await this.#piscina.run(task, { name: 'explain', signal: abort }) as unknown as Explanation[]
     })
   }
@@ -266,4 +313,38 @@ function workerFailure (err: unknown, aborted: boolean, timeoutMs: number): Serv
 
 function isAbort (err: unknown): boolean {
   return (err as { name?: string } | null)?.name === 'AbortError'
+}
+
+/**
+ * Publishes a decoded model under `key` and has every worker create it: one status task per
+ * worker (a worker takes one such task at a time and answers once the model is created).
+ * @throws ServiceError when a worker cannot create it (the key is dropped again).
+ */
+async function publishAndCreate (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, key: string, decoded: DecodedModel, settingsFile: string | null, workers: number): Promise<WorkerStatus[]> {
+  publisher.publish(key, { state: decoded.state, settingsFile })
+  const statuses = await Promise.all(Array.from({ length: workers }, async () =>
+    await piscina.run({ model: key } satisfies StatusTask, { name: 'status' }) as unknown as WorkerStatus))
+  const failed = statuses.find(s => !s.ok)
+  if (failed !== undefined && !failed.ok) {
+    publisher.drop(key)
+    throw new ServiceError(failed.code, failed.message)
+  }
+  return statuses
+}
+
+function modelStatus (decoded: DecodedModel, statuses: readonly WorkerStatus[], loadMs: number): ModelStatus {
+  const { bytes, info, notes } = decoded
+  return {
+    classifier: info.classifier,
+    vectorizer: info.vectorizer,
+    steps: info.steps,
+    classes: info.classes,
+    nFeatures: info.nFeatures,
+    confidence: info.confidence,
+    loadMs,
+    sharedBytes: bytes,
+    sklearnVersions: info.sklearnVersions,
+    explainRefusal: (statuses[0] as Extract<WorkerStatus, { ok: true }>).explainRefusal ?? undefined,
+    notes
+  }
 }

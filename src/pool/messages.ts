@@ -7,19 +7,27 @@ import type { ErrorCode } from '../errors.js'
 import type { LineFormat } from '../prediction-lines.js'
 import type { ConfidenceMethod } from '../sklearn/estimator.js'
 
-/** Every worker's start: the channel the model decoded once by the pool arrives on (model-channel.ts). */
+/** Every worker's start: the channel the models decoded once by the pool arrive on (model-channel.ts). */
 export interface WorkerInit {
   readonly modelChannel: string
-  /** The model's settings file (its functions module, its declared preprocessing), or null. */
-  readonly settingsFile: string | null
 }
 
-export interface ClassifyTask {
+/** The key of the model a pool starts with (the only one, unless a repository adds others). */
+export const DEFAULT_MODEL_KEY = 'default'
+
+/** Which model a task is for: its key (DEFAULT_MODEL_KEY when absent). */
+interface ForModel {
+  readonly model?: string
+}
+
+export interface StatusTask extends ForModel {}
+
+export interface ClassifyTask extends ForModel {
   readonly texts: readonly string[]
 }
 
 /** The CLI's task: whole lines of input, UTF-8, classified and formatted by the worker. */
-export interface LinesTask {
+export interface LinesTask extends ForModel {
   readonly chunk: Uint8Array
   readonly format: LineFormat
 }
@@ -35,7 +43,7 @@ export interface ClassifyResult {
 
 export const RESULT_COLUMNS = ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const
 
-export interface ExplainTask {
+export interface ExplainTask extends ForModel {
   readonly texts: readonly string[]
   readonly topK: number
 }

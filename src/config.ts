@@ -5,6 +5,7 @@
  */
 import { Ajv } from 'ajv'
 import { availableParallelism } from 'node:os'
+import path from 'node:path'
 import { ServiceError } from './errors.js'
 import { modelPathsFromEnv } from './paths.js'
 
@@ -19,6 +20,10 @@ export interface Config {
   readonly vectorizerPaths: readonly string[]
   /** The model's settings file (MODEL_SETTINGS, or model-settings.json beside MODEL_PATH), or null. */
   readonly settingsFile: string | null
+  /** MODEL_REPOSITORY (absolute): a folder of model folders; null for the one model of MODEL_PATH. */
+  readonly modelRepository: string | null
+  /** DEFAULT_MODEL: the repository's model the spec's routes serve (default: the only one). */
+  readonly defaultModel: string | null
   readonly maxBatchSize: number
   readonly maxTextLength: number
   readonly enableMetrics: boolean
@@ -46,6 +51,8 @@ const SCHEMA = {
     MODEL_PATH: { type: 'string', minLength: 1 },
     VECTORIZER_PATH: { type: 'string', minLength: 1 },
     MODEL_SETTINGS: { type: 'string', minLength: 1 },
+    MODEL_REPOSITORY: { type: 'string', minLength: 1 },
+    DEFAULT_MODEL: { type: 'string', minLength: 1 },
     MAX_BATCH_SIZE: int(1, 10000, 50),
     MAX_TEXT_LENGTH: int(1, 1_000_000, 10000),
     ENABLE_METRICS: { type: 'boolean', default: true },
@@ -93,6 +100,8 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     port: v.PORT as number,
     host: v.HOST as string,
     ...modelPathsFromEnv(env, cwd),
+    modelRepository: typeof v.MODEL_REPOSITORY === 'string' ? path.resolve(cwd, v.MODEL_REPOSITORY) : null,
+    defaultModel: typeof v.DEFAULT_MODEL === 'string' ? v.DEFAULT_MODEL : null,
     maxBatchSize: v.MAX_BATCH_SIZE as number,
     maxTextLength: v.MAX_TEXT_LENGTH as number,
     enableMetrics: v.ENABLE_METRICS as boolean,

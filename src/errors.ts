@@ -38,6 +38,7 @@ export const ERROR_CODES = Object.freeze({
   ERR_METHOD_NOT_ALLOWED: { statusCode: 405, message: 'method not allowed' },
   ERR_QUEUE_FULL: { statusCode: 503, message: 'server is at capacity, retry shortly' },
   ERR_PREDICTION_TIMEOUT: { statusCode: 503, message: 'prediction timed out' },
+  ERR_MODEL_NOT_READY: { statusCode: 503, message: 'model is not ready' },
   ERR_WORKER_UNAVAILABLE: { statusCode: 503, message: 'no worker is available' },
   ERR_METRICS_FAILED: { statusCode: 503, message: 'metrics collection failed' },
   ERR_REQUEST_TIMEOUT: { statusCode: 503, message: 'request timed out' },

@@ -6,10 +6,12 @@
  */
 import { once } from 'node:events'
 import net from 'node:net'
+import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ServiceError } from './errors.js'
 import { modelPathsFromEnv } from './paths.js'
 import { decodeModelInThread } from './pool/decode-model-thread.js'
+import type { ModelSpec } from './pool/classifier-pool.js'
 
 export async function main (): Promise<void> {
   let config
@@ -19,23 +21,40 @@ export async function main (): Promise<void> {
   // setting is still reported first, because the decoding is awaited only after it is read.
   let decoding
   try {
-    const { modelPath, vectorizerPaths, settingsFile } = modelPathsFromEnv(process.env)
-    decoding = decodeModelInThread({ model: modelPath, vectorizers: vectorizerPaths }, settingsFile)
+    // The default model: MODEL_PATH's (named 'default'), or the repository's DEFAULT_MODEL.
+    const root = process.env.MODEL_REPOSITORY === undefined || process.env.MODEL_REPOSITORY === '' ? null : path.resolve(process.env.MODEL_REPOSITORY)
+    const first = root === null ? singleModel() : await repositoryDefault(root)
+    decoding = decodeModelInThread(first.spec.paths, first.spec.settingsFile)
     decoding.catch(() => {})
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)
     const logger = createLogger(config.logLevel)
     const starting = ClassifierPool.start({
       ...config,
+      modelPath: first.spec.paths.model,
+      vectorizerPaths: first.spec.paths.vectorizers ?? [],
+      settingsFile: first.spec.settingsFile,
       decoding,
       onWorkerRestart: threadId => logger.warn('worker restarted', { thread_id: threadId })
     }, err => logger.error('worker error', { stack: (err as Error).stack }))
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
-    const [{ createApp }, { createServer }] = await Promise.all([import('./http/app.js'), import('./http/server.js')])
+    const [{ createApp }, { createServer }, { ModelRepository }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./repository/model-repository.js')])
     pool = await starting
     let stopping = false
-    const app = createApp({ config, pool, logger, isStopping: () => stopping })
+    const repository = new ModelRepository(pool, {
+      root,
+      defaultName: first.name,
+      defaultVersion: first.version,
+      defaultSpec: first.spec,
+      defaultFolder: first.folder,
+      labelNames: config.labelNames,
+      onEvent: event => {
+        if (event.kind === 'load_failed') logger.error('model load failed', event)
+        else logger.info(`model ${event.kind}`, event)
+      }
+    })
+    const app = createApp({ config, pool, logger, isStopping: () => stopping, repository })
     const server = createServer(app, config)
     server.listen(config.port, config.host)
     await once(server, 'listening')
@@ -43,8 +62,10 @@ export async function main (): Promise<void> {
     const port = typeof address === 'object' && address !== null ? address.port : config.port
     logger.info('ready', {
       port,
-      model: config.modelPath,
-      model_settings: config.settingsFile,
+      model: first.spec.paths.model,
+      model_settings: first.spec.settingsFile,
+      model_repository: root,
+      default_model: first.name,
       classifier: pool.model.classifier,
       vectorizer: pool.model.vectorizer,
       steps: pool.model.steps,
@@ -60,6 +81,10 @@ export async function main (): Promise<void> {
       settings: config
     })
     for (const note of pool.model.notes) logger.info(note)
+    // The repository's other models load beside the default one, which already serves.
+    repository.loadAll().catch(err => logger.error('repository load failed', { stack: (err as Error).stack }))
+    // SIGHUP reloads every model (and loads new folders); a failed reload leaves the old version serving.
+    process.on('SIGHUP', () => { repository.reloadAll().catch(err => logger.error('reload failed', { stack: (err as Error).stack })) })
     const readyPool = pool
     const stop = (signal: string): void => {
       if (stopping) return
@@ -90,6 +115,18 @@ export async function main (): Promise<void> {
     }
     throw err
   }
+}
+
+/** MODEL_PATH's model (or the shipped one) as the repository of one model, named 'default'. */
+function singleModel (): { name: string, version: string, folder: string | null, spec: ModelSpec } {
+  const { modelPath, vectorizerPaths, settingsFile } = modelPathsFromEnv(process.env)
+  return { name: 'default', version: '1', folder: null, spec: { paths: { model: modelPath, vectorizers: vectorizerPaths }, settingsFile } }
+}
+
+async function repositoryDefault (root: string): Promise<{ name: string, version: string, folder: string | null, spec: ModelSpec }> {
+  const { chooseDefault } = await import('./repository/layout.js')
+  const found = chooseDefault(root, process.env.DEFAULT_MODEL === '' ? undefined : process.env.DEFAULT_MODEL)
+  return { name: found.name, version: found.version, folder: found.folder, spec: found.spec }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main()

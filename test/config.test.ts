@@ -25,6 +25,8 @@ describe('parseConfig', () => {
       modelPath: DEFAULT_MODEL_PATH,
       vectorizerPaths: [DEFAULT_VECTORIZER_PATH],
       settingsFile: null,
+      modelRepository: null,
+      defaultModel: null,
       maxBatchSize: 50,
       maxTextLength: 10000,
       enableMetrics: true,

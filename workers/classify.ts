@@ -12,7 +12,7 @@ import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
 import type { TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
-import { DEFAULT_MODEL_KEY, type ClassifyResult, type ClassifyTask, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
+import { DEFAULT_MODEL_KEY, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
 import { ModelSubscriber, type PublishedModel } from '../src/pool/model-channel.js'
 
 const init = workerData as WorkerInit
@@ -50,7 +50,17 @@ export async function status (task?: StatusTask): Promise<WorkerStatus> {
   const m = await made(task?.model)
   if ('failure' in m) return m.failure
   const { total, shared } = stateBytes(m.model.state)
-  return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared }, explainRefusal: m.predictor.explainRefusal ?? null }
+  return { ok: true, memory: { sharedBytes: shared, ownBytes: total - shared }, explainRefusal: m.predictor.explainRefusal ?? null, outputs: outputsOf(m.predictor) }
+}
+
+/** Which scores the model gives, from one prediction (a text of one space: no feature, never refused). */
+function outputsOf (predictor: TextClassifier): { proba: boolean, decisionWidth: number } {
+  try {
+    const p = predictor.predict(' ')
+    return { proba: p.proba !== undefined, decisionWidth: p.decision?.length ?? 0 }
+  } catch {
+    return { proba: false, decisionWidth: 0 }
+  }
 }
 
 /** The model, or the reason it could not be made, thrown. */
@@ -78,6 +88,26 @@ export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
     columns[4 * n + i] = coverage.known
   }
   return { columns }
+}
+
+/** Labels, probabilities and decision values of each text, as rows in one array each. */
+export async function score (task: ClassifyTask): Promise<ScoreResult> {
+  const model = await predictor(task.model)
+  const n = task.texts.length
+  const predictions = task.texts.map(t => model.predict(t))
+  const probaWidth = predictions[0]?.proba?.length ?? 0
+  const decisionWidth = predictions[0]?.decision?.length ?? 0
+  const proba = predictions[0]?.proba === undefined ? null : new Float64Array(n * probaWidth)
+  const decision = predictions[0]?.decision === undefined ? null : new Float64Array(n * decisionWidth)
+  const classIndex = new Int32Array(n)
+  const confidence = new Float64Array(n)
+  predictions.forEach((p, i) => {
+    classIndex[i] = p.classIndex
+    confidence[i] = p.confidence
+    if (proba !== null) proba.set(p.proba!, i * probaWidth)
+    if (decision !== null) decision.set(p.decision!, i * decisionWidth)
+  })
+  return { classIndex, confidence, proba, decision, probaWidth, decisionWidth }
 }
 
 export async function explain (task: ExplainTask): Promise<Explanation[]> {

@@ -10,7 +10,7 @@ import express, { type Express, type RequestHandler } from 'express'
 import helmet from 'helmet'
 import type { Config } from '../config.js'
 import { ServiceError } from '../errors.js'
-import { displayLabels } from '../labels.js'
+import { ModelRepository } from '../repository/model-repository.js'
 import { createLogger, type Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
 import { readJsonBody } from './body.js'
@@ -21,7 +21,9 @@ import { logRequest, requestEntry, sentStatus, type SentStatus } from './request
 import { ResultCache } from './result-cache.js'
 import { mountDocs } from './routes/docs.js'
 import { createExplainHandler } from './routes/explain.js'
-import { createPredictHandlers } from './routes/predict.js'
+import { createPredictHandlers, namedModel } from './routes/predict.js'
+import { createModelsHandler } from './routes/models.js'
+import { createV2Router } from './routes/v2.js'
 import { createHealthHandler, createInfoHandler, createMetricsHandler } from './routes/status.js'
 import { ServiceMetrics } from './service-metrics.js'
 import { createBodyValidator } from './validate.js'
@@ -32,6 +34,20 @@ export interface AppOptions {
   readonly logger?: Logger
   /** True once the server is shutting down: responses then close their connection. */
   readonly isStopping?: () => boolean
+  /** The models served; by default the pool's one model, named 'default'. */
+  readonly repository?: ModelRepository
+}
+
+/** The repository of one model, the pool's, named 'default' (MODEL_PATH, as before repositories). */
+function singleModel (config: Readonly<Config>, pool: ClassifierPool): ModelRepository {
+  return new ModelRepository(pool, {
+    root: null,
+    defaultName: 'default',
+    defaultVersion: '1',
+    defaultSpec: { paths: { model: config.modelPath, vectorizers: config.vectorizerPaths }, settingsFile: config.settingsFile },
+    defaultFolder: null,
+    labelNames: config.labelNames
+  })
 }
 
 function methodNotAllowed (allowed: string): RequestHandler {
@@ -69,7 +85,7 @@ export interface EarlyAnswers {
   record: (requestId: string, status: number, startedAt: number, client: string | undefined) => void
 }
 
-export function createApp ({ config, pool, logger = createLogger(config.logLevel), isStopping = () => false }: AppOptions): Express {
+export function createApp ({ config, pool, logger = createLogger(config.logLevel), isStopping = () => false, repository = singleModel(config, pool) }: AppOptions): Express {
   const cache = new ResultCache(config.cacheSize, config.cacheMaxBytes)
   const ctx: AppContext = {
     config,
@@ -79,7 +95,7 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
     metrics: new ServiceMetrics(),
     prometheus: config.enableMetrics ? prometheusOf(pool, cache) : undefined,
     validator: createBodyValidator(config),
-    labels: displayLabels(pool.model.classes, config.labelNames)
+    repository
   }
   let requests = 0
   const nextRequestId = (): string => `req-${++requests}`
@@ -101,7 +117,8 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
       const status = sentStatus(res)
       if (pino !== undefined) logRequest(pino, status, () => requestEntry(req, res, status))
       // The route's pattern, not the URL: a client cannot mint new series.
-      if (ctx.prometheus !== undefined) countRequest(ctx.prometheus, (req.route as { path?: string } | undefined)?.path ?? 'unmatched', req.method, status, (performance.now() - (res.locals.startedAt as number)) / 1000)
+      const route = (req.route as { path?: string } | undefined)?.path
+      if (ctx.prometheus !== undefined) countRequest(ctx.prometheus, route === undefined ? 'unmatched' : req.baseUrl + route, req.method, status, (performance.now() - (res.locals.startedAt as number)) / 1000)
     })
     next()
   })
@@ -118,8 +135,15 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
   app.get('/health', createHealthHandler(ctx))
   app.get('/metrics', createMetricsHandler(ctx))
   app.get('/', createInfoHandler(ctx))
+  // Any model of the repository, by name, with the same bodies and answers as the spec's routes.
+  const named = createPredictHandlers(ctx, namedModel(ctx))
+  app.get('/models', createModelsHandler(ctx))
+  app.post('/models/:name/predict', body, named.predict)
+  app.post('/models/:name/batch_predict', body, named.batchPredict)
+  app.post('/models/:name/explain', body, createExplainHandler(ctx, namedModel(ctx)))
+  app.use('/v2', createV2Router(ctx))
   mountDocs(app, ctx)
-  for (const [path, allowed] of [['/predict', 'POST'], ['/batch_predict', 'POST'], ['/explain', 'POST'], ['/health', 'GET, HEAD'], ['/metrics', 'GET, HEAD'], ['/', 'GET, HEAD'], ['/openapi.json', 'GET, HEAD'], ['/docs', 'GET, HEAD']] as const) {
+  for (const [path, allowed] of [['/predict', 'POST'], ['/batch_predict', 'POST'], ['/explain', 'POST'], ['/models', 'GET, HEAD'], ['/models/:name/predict', 'POST'], ['/models/:name/batch_predict', 'POST'], ['/models/:name/explain', 'POST'], ['/health', 'GET, HEAD'], ['/metrics', 'GET, HEAD'], ['/', 'GET, HEAD'], ['/openapi.json', 'GET, HEAD'], ['/docs', 'GET, HEAD']] as const) {
     app.all(path, methodNotAllowed(allowed))
   }
   app.use((req, _res) => { throw new ServiceError('ERR_NOT_FOUND', `no route for ${req.method} ${req.path}`) })

@@ -33,50 +33,72 @@ function isJson (contentType: string | undefined): boolean {
 }
 
 /** Express middleware: sets `req.body` to the parsed JSON value, or passes a ServiceError on. */
-export function readJsonBody ({ limit = BODY_LIMIT, shape, requestTimeoutMs }: BodyOptions) {
+export function readJsonBody (options: BodyOptions) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!isJson(req.headers['content-type'])) return next(early(req, new ServiceError('ERR_CONTENT_TYPE')))
-    const declared = Number(req.headers['content-length'])
-    if (Number.isFinite(declared) && declared > limit) return next(early(req, tooLarge(limit)))
-    const scanner = new JsonShapeScanner(shape)
-    const chunks: Buffer[] = []
-    let size = 0
-    let done = false
-    const finish = (err?: ServiceError): void => {
-      if (done) return
-      done = true
-      clearTimeout(timer)
-      req.off('data', onData)
-      req.off('end', onEnd)
-      req.off('error', onError)
-      if (err !== undefined) return next(err)
-      try {
-        req.body = parseJson(Buffer.concat(chunks, size))
-        next()
-      } catch (parseErr) {
-        next(parseErr)
-      }
-    }
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length
-      if (size > limit) return finish(early(req, tooLarge(limit)))
+    const scanner = new JsonShapeScanner(options.shape)
+    collectBody(req, res, next, options, chunk => {
       const wrong = scanner.feed(chunk)
-      if (wrong !== undefined) return finish(early(req, new ValidationError([{ loc: ['body'], msg: wrong, type: 'json_too_complex' }])))
-      chunks.push(chunk)
-    }
-    const onEnd = (): void => finish()
-    // The client went away mid-upload: nobody reads the answer, which is logged as aborted.
-    const onError = (): void => finish(new ServiceError('ERR_BODY_NOT_JSON', 'request body was not received in full'))
-    const left = requestTimeoutMs - (performance.now() - (res.locals.startedAt as number))
-    // A client this slow gets its 408 and the connection closes (DECISIONS.md 13).
-    const timer = setTimeout(() => {
-      res.setHeader('Connection', 'close')
-      finish(new ServiceError('ERR_BODY_TIMEOUT', `request body was not received in full within ${requestTimeoutMs} ms`))
-    }, Math.max(0, left))
-    req.on('data', onData)
-    req.on('end', onEnd)
-    req.on('error', onError)
+      return wrong === undefined ? undefined : new ValidationError([{ loc: ['body'], msg: wrong, type: 'json_too_complex' }])
+    }, bytes => { req.body = parseJson(bytes) })
   }
+}
+
+/**
+ * Express middleware: sets `req.body` to the body's bytes (a Buffer), whatever its content
+ * type, within the same limits (the Open Inference Protocol's clients send JSON with no
+ * Content-Type, or a JSON header followed by binary tensors).
+ */
+export function readRawBody (options: Omit<BodyOptions, 'shape'>) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    collectBody(req, res, next, options, () => undefined, bytes => { req.body = bytes })
+  }
+}
+
+/**
+ * Reads the body within `limit` bytes and the request's deadline, passing each chunk to
+ * `check` (which may refuse the body at once), then the whole to `use`; errors go to `next`.
+ */
+function collectBody (req: Request, res: Response, next: NextFunction, { limit = BODY_LIMIT, requestTimeoutMs }: Omit<BodyOptions, 'shape'>, check: (chunk: Buffer) => ServiceError | undefined, use: (bytes: Buffer) => void): void {
+  const declared = Number(req.headers['content-length'])
+  if (Number.isFinite(declared) && declared > limit) return next(early(req, tooLarge(limit)))
+  const chunks: Buffer[] = []
+  let size = 0
+  let done = false
+  const finish = (err?: ServiceError): void => {
+    if (done) return
+    done = true
+    clearTimeout(timer)
+    req.off('data', onData)
+    req.off('end', onEnd)
+    req.off('error', onError)
+    if (err !== undefined) return next(err)
+    try {
+      use(Buffer.concat(chunks, size))
+      next()
+    } catch (parseErr) {
+      next(parseErr)
+    }
+  }
+  const onData = (chunk: Buffer): void => {
+    size += chunk.length
+    if (size > limit) return finish(early(req, tooLarge(limit)))
+    const wrong = check(chunk)
+    if (wrong !== undefined) return finish(early(req, wrong))
+    chunks.push(chunk)
+  }
+  const onEnd = (): void => finish()
+  // The client went away mid-upload: nobody reads the answer, which is logged as aborted.
+  const onError = (): void => finish(new ServiceError('ERR_BODY_NOT_JSON', 'request body was not received in full'))
+  const left = requestTimeoutMs - (performance.now() - (res.locals.startedAt as number))
+  // A client this slow gets its 408 and the connection closes (DECISIONS.md 13).
+  const timer = setTimeout(() => {
+    res.setHeader('Connection', 'close')
+    finish(new ServiceError('ERR_BODY_TIMEOUT', `request body was not received in full within ${requestTimeoutMs} ms`))
+  }, Math.max(0, left))
+  req.on('data', onData)
+  req.on('end', onEnd)
+  req.on('error', onError)
 }
 
 function tooLarge (limit: number): ServiceError {

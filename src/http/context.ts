@@ -1,6 +1,7 @@
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
+import type { ModelRepository } from '../repository/model-repository.js'
 import type { PrometheusMetrics } from './prometheus.js'
 import type { ResultCache } from './result-cache.js'
 import type { ServiceMetrics } from './service-metrics.js'
@@ -17,8 +18,8 @@ export interface AppContext {
   readonly prometheus: PrometheusMetrics | undefined
   /** The request bodies' validators, compiled once from the limits. */
   readonly validator: BodyValidator
-  /** The labels the API shows, in class order. */
-  readonly labels: readonly string[]
+  /** The models served: the default one (the spec's routes) and any other of a repository. */
+  readonly repository: ModelRepository
 }
 
 export const API_VERSION = '1.0.0'

@@ -68,6 +68,8 @@ export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextL
       { name: 'predict', description: 'Classify texts' },
       { name: 'explain', description: 'Why a text got its label' },
       { name: 'operations', description: 'Health, metrics and description of the service' },
+      { name: 'models', description: 'The models of the repository (MODEL_REPOSITORY), each by name' },
+      { name: 'open inference protocol v2', description: 'KServe / Triton / MLServer clients (REST)' },
       { name: 'cors', description: 'CORS preflight (any origin)' }
     ],
     paths: {
@@ -157,6 +159,8 @@ export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextL
           responses: { 200: response('The service information', json(ref('ServiceInfo'))) }
         }
       },
+      ...modelRoutes(postResponses, predictions),
+      ...v2Paths(),
       '/openapi.json': {
         get: {
           operationId: 'openapi',
@@ -201,4 +205,73 @@ export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextL
       }
     }
   }
+}
+
+const name = { name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'The model (its folder in MODEL_REPOSITORY, or its settings\' name)' }
+const version = { name: 'version', in: 'path', required: true, schema: { type: 'string' } }
+const notFound = error('No such model', 'no model named "spam"')
+const notReady = response('The model is not loaded (LOADING, UNLOADING or UNAVAILABLE)', json(ref('Error'), { detail: 'model spam is UNAVAILABLE: unloaded' }), { 'Retry-After': { schema: { type: 'integer' } } })
+
+/** The spec's routes for any model of the repository, under /models/{name}/. */
+function modelRoutes (postResponses: (ok: Json) => Json, predictions: Json): Json {
+  const post = (operationId: string, summary: string, ok: Json): Json => ({
+    post: {
+      operationId,
+      tags: ['models'],
+      summary,
+      parameters: [name],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+      responses: { ...postResponses(ok), 404: notFound, 503: notReady }
+    }
+  })
+  return {
+    '/models': {
+      get: {
+        operationId: 'models',
+        tags: ['models'],
+        summary: 'Every model of the repository: state (READY, LOADING, UNLOADING, UNAVAILABLE and why), versions, classes, vectorizer, shared bytes',
+        responses: { 200: response('The models', json({ type: 'object', properties: { default: { type: 'string' }, models: { type: 'array', items: { type: 'object' } } } })) }
+      }
+    },
+    '/models/{name}/predict': post('modelPredict', 'POST /predict for the model {name}', predictions),
+    '/models/{name}/batch_predict': post('modelBatchPredict', 'POST /batch_predict for the model {name}', response('Predictions in input order', json(ref('BatchPrediction')))),
+    '/models/{name}/explain': post('modelExplain', 'POST /explain for the model {name}', response('Explanations', json({ type: 'object' })))
+  }
+}
+
+const v2Error = (description: string, example: string): Json => ({ description, headers: HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } }, example: { error: example } } } })
+const v2Json = (description: string, schema: Json = { type: 'object' }): Json => ({ description, headers: HEADERS, content: { 'application/json': { schema } } })
+
+/** The Open Inference Protocol V2 routes (REST), as ../shared/reference/oip-v2.md sets them out. */
+function v2Paths (): Json {
+  const get = (operationId: string, summary: string, responses: Json, parameters: Json[] = []): Json => ({ get: { operationId, tags: ['open inference protocol v2'], summary, parameters, responses } })
+  const post = (operationId: string, summary: string, responses: Json, parameters: Json[] = []): Json => ({ post: { operationId, tags: ['open inference protocol v2'], summary, parameters, requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } }, 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, responses } })
+  const unknown = v2Error('No such model (or version)', "no model named \"spam\"")
+  const unready = v2Error('The model is not ready', 'model spam is LOADING')
+  const bad = v2Error('Bad input: not one BYTES tensor of texts, a text breaking a rule, an unknown output', 'inputs[0].datatype must be BYTES (texts), not "FP32"')
+  const infer = {
+    200: { description: 'Outputs as asked: predict (BYTES), predict_proba and decision_function (FP64 [N, classes]), confidence (FP64); JSON, or with binary outputs the JSON header (Inference-Header-Content-Length) then the tensors', headers: HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['model_name', 'outputs'] } }, 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+    400: bad,
+    404: unknown,
+    408: v2Error('The body was not all received in time', 'request body was not received in full within 30000 ms'),
+    413: v2Error('The body exceeds 1 MiB', 'request body exceeds 1048576 bytes'),
+    500: v2Error('Unexpected failure (logged with its error_id)', 'Internal server error (error_id 5b0c6d0e-2f0a-4c55-9d0e-8a1b2c3d4e5f)'),
+    503: unready
+  }
+  const model = (suffix: string): Record<string, Json> => ({
+    [`/v2/models/{name}${suffix}`]: { parameters: [name] },
+    [`/v2/models/{name}/versions/{version}${suffix}`]: { parameters: [name, version] }
+  })
+  const out: Record<string, Json> = {
+    '/v2': get('v2ServerMetadata', 'Server metadata: name, version, the extensions implemented', { 200: v2Json('The server', { type: 'object', required: ['name', 'version', 'extensions'] }) }),
+    '/v2/health/live': get('v2Live', 'Liveness: 200 {"live": true}', { 200: v2Json('Live') }),
+    '/v2/health/ready': get('v2Ready', 'Readiness: 200 {"ready": true} when the default model serves, else 503', { 200: v2Json('Ready'), 503: v2Error('Not ready', 'the default model is not ready') }),
+    '/v2/repository/index': post('v2RepositoryIndex', 'Every model with its state and reason (body may be empty, or {"ready": true})', { 200: v2Json('The index', { type: 'array', items: { type: 'object', required: ['name', 'state', 'reason'] } }), 400: bad }),
+    '/v2/repository/models/{name}/load': post('v2Load', 'Loads or reloads the model beside the version serving; 200 once every worker can serve it', { 200: v2Json('Loaded'), 404: unknown, 503: v2Error('The load failed (the old version, if any, still serves)', 'model spam failed to load: ...') }, [name]),
+    '/v2/repository/models/{name}/unload': post('v2Unload', 'Unloads the model once its requests in flight have finished', { 200: v2Json('Unloaded'), 404: unknown }, [name])
+  }
+  for (const [path, { parameters }] of Object.entries(model(''))) out[path] = get(`v2ModelMetadata${path.includes('versions') ? 'Version' : ''}`, 'Model metadata: versions, platform, input and output tensors, classes', { 200: v2Json('The model'), 404: unknown, 503: unready }, parameters as Json[])
+  for (const [path, { parameters }] of Object.entries(model('/ready'))) out[path] = get(`v2ModelReady${path.includes('versions') ? 'Version' : ''}`, 'Model readiness: 200 {"name", "ready": true}, else 503', { 200: v2Json('Ready'), 404: unknown, 503: v2Json('Not ready') }, parameters as Json[])
+  for (const [path, { parameters }] of Object.entries(model('/infer'))) out[path] = post(`v2Infer${path.includes('versions') ? 'Version' : ''}`, 'Inference: one BYTES input of texts (shape [N] or [N, 1], JSON or binary)', infer, parameters as Json[])
+  return out
 }

@@ -21,6 +21,8 @@ export interface RequestEntry {
   readonly method?: string
   readonly path?: string
   readonly status: SentStatus
+  /** The model that answered (its name), for the routes that serve one. */
+  readonly model?: string
   readonly duration_ms: number
   readonly texts?: number
   readonly client?: string
@@ -47,6 +49,7 @@ export function requestEntry (req: Request, res: Response, status: SentStatus): 
     method: req.method,
     path: req.path,
     status,
+    model: res.locals.model as string | undefined,
     duration_ms: Math.round((performance.now() - (res.locals.startedAt as number)) * 1000) / 1000,
     texts: res.locals.texts as number | undefined,
     client: req.socket.remoteAddress,

@@ -38,9 +38,9 @@ export class ResultCache {
     return this.#lru !== undefined
   }
 
-  /** The key a text is cached under. */
-  keyOf (text: string): string {
-    return hash('sha256', text, 'base64')
+  /** The key a text is cached under, for the model served under `model` (a result belongs to one model's load). */
+  keyOf (text: string, model = 'default'): string {
+    return hash('sha256', model === 'default' ? text : `${model}\u0000${text}`, 'base64')
   }
 
   get (key: string): CachedResult | undefined {

@@ -13,7 +13,7 @@ import { Admission } from './admission.js'
 import { TaskAbort } from './task-abort.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
-import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ExplainTask, type LinesTask, type ModelStatus, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
+import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type ModelStatus, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 
 /**
@@ -267,6 +267,32 @@ export class ClassifierPool {
   }
 
   /**
+   * Every text's label index, probabilities and decision values, in chunks of `batchSize`
+   * run in parallel, rows in input order (the Open Inference Protocol's outputs).
+   * @throws ServiceError as `#admitted` says.
+   */
+  async score (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<ScoreResult> {
+    return await this.#admitted(key, async abort => {
+      const chunks: Array<Promise<ScoreResult>> = []
+      for (let start = 0; start < texts.length; start += batchSize) {
+        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'score', signal: abort }) as unknown as Promise<ScoreResult>)
+      }
+      const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => { abort.abort(); throw err })))
+      if (results.length === 1) return results[0]!
+      const n = texts.length
+      const { probaWidth, decisionWidth } = results[0]!
+      const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), proba: results[0]!.proba === null ? null : new Float64Array(n * probaWidth), decision: results[0]!.decision === null ? null : new Float64Array(n * decisionWidth), probaWidth, decisionWidth }
+      results.forEach((r, c) => {
+        out.classIndex.set(r.classIndex, c * batchSize)
+        out.confidence.set(r.confidence, c * batchSize)
+        out.proba?.set(r.proba!, c * batchSize * probaWidth)
+        out.decision?.set(r.decision!, c * batchSize * decisionWidth)
+      })
+      return out
+    })
+  }
+
+  /**
    * Classifies and formats a chunk of whole input lines as one task (the CLI). `chunk` is
    * moved to the worker: it must own its buffer.
    * @throws ServiceError as `#admitted` says.
@@ -345,6 +371,7 @@ function modelStatus (decoded: DecodedModel, statuses: readonly WorkerStatus[], 
     sharedBytes: bytes,
     sklearnVersions: info.sklearnVersions,
     explainRefusal: (statuses[0] as Extract<WorkerStatus, { ok: true }>).explainRefusal ?? undefined,
-    notes
+    notes,
+    outputs: (statuses[0] as Extract<WorkerStatus, { ok: true }>).outputs
   }
 }

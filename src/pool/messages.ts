@@ -43,6 +43,19 @@ export interface ClassifyResult {
 
 export const RESULT_COLUMNS = ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const
 
+/** The whole scores of each text (the Open Inference Protocol's outputs): rows of `width`, in input order. */
+export interface ScoreResult {
+  readonly classIndex: Int32Array
+  /** DECISIONS.md 16's confidence of each text. */
+  readonly confidence: Float64Array
+  /** `predict_proba` rows, or null when the model has none. */
+  readonly proba: Float64Array | null
+  /** `decision_function` rows (one value per text for two classes), or null when the model has none. */
+  readonly decision: Float64Array | null
+  readonly probaWidth: number
+  readonly decisionWidth: number
+}
+
 export interface ExplainTask extends ForModel {
   readonly texts: readonly string[]
   readonly topK: number
@@ -69,6 +82,13 @@ export interface ModelStatus {
   /** Why /explain is not defined for this model; undefined when it is. */
   readonly explainRefusal: string | undefined
   readonly notes: readonly string[]
+  /** What the model's scores hold: whether it has predict_proba, and decision_function's width (0: none). */
+  readonly outputs: ModelOutputs
+}
+
+export interface ModelOutputs {
+  readonly proba: boolean
+  readonly decisionWidth: number
 }
 
 /** What a worker holds of the model: typed-array bytes in shared memory and of its own. */
@@ -78,5 +98,5 @@ export interface WorkerMemory {
 }
 
 export type WorkerStatus =
-  | { readonly ok: true, readonly memory: WorkerMemory, readonly explainRefusal: string | null }
+  | { readonly ok: true, readonly memory: WorkerMemory, readonly explainRefusal: string | null, readonly outputs: ModelOutputs }
   | { readonly ok: false, readonly code: ErrorCode, readonly message: string }

@@ -119,7 +119,7 @@ function describeErrors (errors: readonly ErrorObject[]): string {
 }
 
 /** The model files of a folder when the settings name none: notebooks' two usual names, else the one pickle there. */
-function conventionalFiles (dir: string, exclude: ReadonlySet<string>): { model: string | null, vectorizers: string[] } {
+export function conventionalFiles (dir: string, exclude: ReadonlySet<string> = new Set()): { model: string | null, vectorizers: string[] } {
   const named = path.join(dir, 'final_best_model.pkl')
   const vectorizer = path.join(dir, 'tfidf_vectorizer.pkl')
   if (existsSync(named)) return { model: named, vectorizers: existsSync(vectorizer) ? [vectorizer] : [] }

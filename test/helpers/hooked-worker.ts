@@ -10,6 +10,7 @@ import type { ClassifyResult, ClassifyTask } from '../../src/pool/messages.js'
 export const status = real.status
 export const lines = real.lines
 export const explain = real.explain
+export const score = real.score
 
 export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
   for (const text of task.texts) {

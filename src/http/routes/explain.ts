@@ -7,14 +7,16 @@
 import type { RequestHandler } from 'express'
 import { explanationJson } from '../../sklearn/explain.js'
 import type { AppContext } from '../context.js'
-import { sendJson, withinRequestTime } from './predict.js'
+import { defaultModel, sendJson, withinRequestTime, type ModelOf } from './predict.js'
 
-export function createExplainHandler (ctx: AppContext): RequestHandler {
+export function createExplainHandler (ctx: AppContext, modelOf: ModelOf = defaultModel(ctx)): RequestHandler {
   return async (req, res) => {
+    const model = modelOf(req)
+    res.locals.model = model.name
     const body = ctx.validator.explain(req.body)
-    const explanations = await withinRequestTime(res, ctx, ctx.pool.explain(body.texts, body.topK))
+    const explanations = await withinRequestTime(res, ctx, ctx.pool.explain(body.texts, body.topK, model.key))
     res.locals.texts = body.texts.length
-    const out = body.texts.map((t, i) => explanationJson(t, explanations[i]!, ctx.labels))
+    const out = body.texts.map((t, i) => explanationJson(t, explanations[i]!, model.labels))
     sendJson(res, JSON.stringify(body.form === 'single' ? out[0] : { explanations: out }))
   }
 }

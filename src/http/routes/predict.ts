@@ -3,20 +3,21 @@
  * form only, DECISIONS.md 2): cache look-ups, the rest to the pool, results in input order.
  * Responses are written as JSON text directly, with no object per prediction.
  */
-import type { RequestHandler, Response } from 'express'
+import type { Request, RequestHandler, Response } from 'express'
 import { ServiceError } from '../../errors.js'
 import type { Classified } from '../../pool/classifier-pool.js'
+import type { ServedModel } from '../../repository/model-repository.js'
 import type { AppContext } from '../context.js'
 import { pyRound } from '../rounding.js'
 import type { PredictBody } from '../validate.js'
 
 /** Classifies `texts`, from the cache where it can; identical texts are computed once. */
-async function predictTexts (ctx: AppContext, texts: readonly string[], batchSize: number): Promise<Classified> {
+async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonly string[], batchSize: number): Promise<Classified> {
   const n = texts.length
   // terms -1: from the cache, so the text's coverage is not known.
   const out: Classified = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n).fill(-1), known: new Int32Array(n) }
   const cache = ctx.cache
-  const keys = cache.enabled ? texts.map(t => cache.keyOf(t)) : texts
+  const keys = cache.enabled ? texts.map(t => cache.keyOf(t, model.key)) : texts
   // For each text not cached, the position of its first occurrence among the texts to compute.
   const slot = new Int32Array(n).fill(-1)
   const missing: string[] = []
@@ -37,7 +38,7 @@ async function predictTexts (ctx: AppContext, texts: readonly string[], batchSiz
     slot[i] = m
   })
   if (missing.length === 0) return out
-  const computed = await ctx.pool.classify(missing, batchSize)
+  const computed = await ctx.pool.classify(missing, batchSize, model.key)
   for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
   // Every text unique and computed (the cache off or cold): they are in order already.
   if (missing.length === n) return computed
@@ -54,11 +55,11 @@ async function predictTexts (ctx: AppContext, texts: readonly string[], batchSiz
 }
 
 /** Counts a request's texts into the Prometheus series: labels, lengths, vocabulary coverage. */
-function observe (ctx: AppContext, texts: readonly string[], r: Classified): void {
+function observe (ctx: AppContext, labels: readonly string[], texts: readonly string[], r: Classified): void {
   const p = ctx.prometheus
   if (p === undefined) return
   p.textsPerRequest.observe(texts.length)
-  const perClass = new Int32Array(ctx.labels.length)
+  const perClass = new Int32Array(labels.length)
   for (let i = 0; i < texts.length; i++) {
     perClass[r.classIndex[i]!]!++
     p.textLength.observe(texts[i]!.length)
@@ -67,7 +68,7 @@ function observe (ctx: AppContext, texts: readonly string[], r: Classified): voi
     if (terms > 0) p.vocabularyCoverage.observe(r.known[i]! / terms)
     if (r.known[i] === 0) p.textsWithoutKnownFeature.inc()
   }
-  perClass.forEach((n, k) => { if (n > 0) p.predictions.inc({ label: ctx.labels[k] }, n) })
+  perClass.forEach((n, k) => { if (n > 0) p.predictions.inc({ label: labels[k] }, n) })
 }
 
 /** Resolves with `work`, or fails with 503 when the whole request would pass its time limit. */
@@ -88,11 +89,11 @@ export async function withinRequestTime<T> (res: Response, ctx: AppContext, work
 const json = JSON.stringify
 
 /** The batch response, written out: what `res.json` of the SPEC's object would send. */
-function batchBody (ctx: AppContext, texts: readonly string[], r: Classified, batchSize: number, seconds: number): string {
+function batchBody (labels: readonly string[], texts: readonly string[], r: Classified, batchSize: number, seconds: number): string {
   let body = '{"predictions":['
   for (let i = 0; i < texts.length; i++) {
     if (i > 0) body += ','
-    body += `{"text":${json(texts[i])},"prediction":${json(ctx.labels[r.classIndex[i]!])},"confidence":${json(pyRound(r.confidence[i]!, 2))},"processing_time":${json(r.seconds[i])}}`
+    body += `{"text":${json(texts[i])},"prediction":${json(labels[r.classIndex[i]!])},"confidence":${json(pyRound(r.confidence[i]!, 2))},"processing_time":${json(r.seconds[i])}}`
   }
   return body + `],"batch_info":{"total_texts":${texts.length},"batch_size":${batchSize},"processing_time":${json(seconds)}}}`
 }
@@ -104,19 +105,39 @@ export function sendJson (res: Response, body: string): void {
   res.end(body)
 }
 
-export function createPredictHandlers (ctx: AppContext): { predict: RequestHandler, batchPredict: RequestHandler } {
+/** Which model a request is for: the default one for the spec's routes, the named one under /models/{name}. */
+export type ModelOf = (req: Request) => ServedModel
+
+/**
+ * The served model `name`, or the error its absence is.
+ * @throws ServiceError ERR_NOT_FOUND (404) for an unknown model, ERR_WORKER_UNAVAILABLE (503) for one not loaded.
+ */
+export function servedModel (ctx: AppContext, name: string): ServedModel {
+  const served = ctx.repository.get(name)
+  if (served !== undefined) return served
+  const entry = ctx.repository.entry(name)
+  if (entry === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}`)
+  throw new ServiceError('ERR_MODEL_NOT_READY', `model ${name} is ${entry.state}${entry.reason === '' ? '' : `: ${entry.reason}`}`)
+}
+
+export const defaultModel = (ctx: AppContext): ModelOf => () => servedModel(ctx, ctx.repository.defaultName)
+export const namedModel = (ctx: AppContext): ModelOf => req => servedModel(ctx, String(req.params.name))
+
+export function createPredictHandlers (ctx: AppContext, modelOf: ModelOf = defaultModel(ctx)): { predict: RequestHandler, batchPredict: RequestHandler } {
   const handle = (parse: (body: unknown) => PredictBody): RequestHandler => async (req, res) => {
     const started = res.locals.startedAt as number
+    const model = modelOf(req)
+    res.locals.model = model.name
     const body = parse(req.body)
     const texts = body.form === 'single' ? [body.text] : body.texts
-    const r = await withinRequestTime(res, ctx, predictTexts(ctx, texts, body.form === 'single' ? 1 : body.batchSize))
+    const r = await withinRequestTime(res, ctx, predictTexts(ctx, model, texts, body.form === 'single' ? 1 : body.batchSize))
     const seconds = (performance.now() - started) / 1000
     ctx.metrics.record(texts.length, seconds)
-    observe(ctx, texts, r)
+    observe(ctx, model.labels, texts, r)
     res.locals.texts = texts.length
     sendJson(res, body.form === 'single'
-      ? `{"sentiment":${json(ctx.labels[r.classIndex[0]!])},"confidence":${json(pyRound(r.confidence[0]!, 4))},"model_used":${json(ctx.pool.model.classifier)},"processing_time":${json(r.seconds[0])},"request_id":${json(res.locals.requestId)}}`
-      : batchBody(ctx, texts, r, body.batchSize, seconds))
+      ? `{"sentiment":${json(model.labels[r.classIndex[0]!])},"confidence":${json(pyRound(r.confidence[0]!, 4))},"model_used":${json(model.status.classifier)},"processing_time":${json(r.seconds[0])},"request_id":${json(res.locals.requestId)}}`
+      : batchBody(model.labels, texts, r, body.batchSize, seconds))
   }
   return { predict: handle(ctx.validator.predict), batchPredict: handle(ctx.validator.batch) }
 }

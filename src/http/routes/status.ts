@@ -4,6 +4,7 @@ import type { Request, RequestHandler } from 'express'
 import { ServiceError } from '../../errors.js'
 import { API_VERSION, type AppContext } from '../context.js'
 import type { ExpositionFormat } from '../prometheus.js'
+import { servedModel } from './predict.js'
 
 const MB = 1024 * 1024
 
@@ -70,22 +71,26 @@ export function createMetricsHandler (ctx: AppContext): RequestHandler {
 }
 
 export function createInfoHandler (ctx: AppContext): RequestHandler {
-  const body = Object.freeze({
-    name: 'tfidf-serve',
-    version: API_VERSION,
-    description: 'Text classification with a scikit-learn TF-IDF model, served without Python',
-    endpoints: {
-      predict: { url: '/predict', method: 'POST', description: 'Classify one text ({"text"}) or a batch ({"texts", "batch_size"})' },
-      health: { url: '/health', method: 'GET', description: 'Health check' },
-      metrics: { url: '/metrics', method: 'GET', description: ctx.config.enableMetrics ? 'Performance metrics' : 'Performance metrics (disabled: ENABLE_METRICS=false)' },
-      batch_predict: { url: '/batch_predict', method: 'POST', description: 'Classify a batch of texts ({"texts", "batch_size"})' }
-    },
-    model_info: {
-      type: ctx.pool.model.classifier,
-      classes: ctx.labels,
-      vectorizer: ctx.pool.model.vectorizer,
-      confidence: ctx.pool.model.confidence
-    }
+  const endpoints = Object.freeze({
+    predict: { url: '/predict', method: 'POST', description: 'Classify one text ({"text"}) or a batch ({"texts", "batch_size"})' },
+    health: { url: '/health', method: 'GET', description: 'Health check' },
+    metrics: { url: '/metrics', method: 'GET', description: ctx.config.enableMetrics ? 'Performance metrics' : 'Performance metrics (disabled: ENABLE_METRICS=false)' },
+    batch_predict: { url: '/batch_predict', method: 'POST', description: 'Classify a batch of texts ({"texts", "batch_size"})' }
   })
-  return (_req, res) => { res.json(body) }
+  // The default model as served now (a reload may have replaced it).
+  return (_req, res) => {
+    const model = servedModel(ctx, ctx.repository.defaultName)
+    res.json({
+      name: 'tfidf-serve',
+      version: API_VERSION,
+      description: 'Text classification with a scikit-learn TF-IDF model, served without Python',
+      endpoints,
+      model_info: {
+        type: model.status.classifier,
+        classes: model.labels,
+        vectorizer: model.status.vectorizer,
+        confidence: model.status.confidence
+      }
+    })
+  }
 }

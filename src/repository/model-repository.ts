@@ -1,0 +1,185 @@
+/**
+ * The models a service serves and their lifecycle: each is LOADING, READY, UNLOADING or
+ * UNAVAILABLE (with its one-line reason), Triton's and MLServer's states. A model (re)loads
+ * beside the version it replaces, under a key of its own: requests go to the new one only
+ * once every worker has created it, those already running finish on the old one, which is
+ * dropped after its last task. A load that fails leaves the old version serving.
+ */
+import { ServiceError } from '../errors.js'
+import { displayLabels } from '../labels.js'
+import type { ClassifierPool, ModelSpec } from '../pool/classifier-pool.js'
+import { DEFAULT_MODEL_KEY, type ModelStatus } from '../pool/messages.js'
+import { readModelFolder, scanRepository, type FoundModel } from './layout.js'
+
+export type ModelState = 'LOADING' | 'READY' | 'UNLOADING' | 'UNAVAILABLE'
+
+/** A model as the routes use it: the pool key of its served version, its status and labels. */
+export interface ServedModel {
+  readonly name: string
+  readonly version: string
+  readonly key: string
+  readonly status: ModelStatus
+  /** The labels the API shows, in class order. */
+  readonly labels: readonly string[]
+}
+
+export interface ModelEntry {
+  readonly name: string
+  state: ModelState
+  /** Why the model is UNAVAILABLE (or why its last reload failed while the old version serves). */
+  reason: string
+  /** The versions on disk, and the one served (or being loaded). */
+  versions: readonly string[]
+  served: ServedModel | null
+  /** Where it comes from: its folder in the repository, or the files given for the default model. */
+  readonly folder: string | null
+  spec: ModelSpec | null
+}
+
+export interface RepositoryEvents {
+  /** A model was loaded (or reloaded), unloaded, or failed to load (the old version, if any, still serves). */
+  onEvent?: (event: { kind: 'loaded' | 'unloaded' | 'load_failed', model: string, version: string | null, reason?: string, seconds?: number }) => void
+}
+
+export class ModelRepository {
+  readonly #pool: ClassifierPool
+  readonly #entries = new Map<string, ModelEntry>()
+  readonly #root: string | null
+  readonly #defaultName: string
+  readonly #labelNames: readonly string[] | null
+  readonly #events: RepositoryEvents
+  #loads = 0
+  /** One lifecycle change at a time per model: a reload waits for the one before it. */
+  readonly #queue = new Map<string, Promise<unknown>>()
+
+  /**
+   * @param pool a pool already serving the default model under DEFAULT_MODEL_KEY.
+   * @param labelNames LABEL_NAMES, which renames the default model's classes only.
+   */
+  constructor (pool: ClassifierPool, options: { root: string | null, defaultName: string, defaultVersion: string, defaultSpec: ModelSpec, defaultFolder: string | null, labelNames: readonly string[] | null } & RepositoryEvents) {
+    this.#pool = pool
+    this.#root = options.root
+    this.#defaultName = options.defaultName
+    this.#labelNames = options.labelNames
+    this.#events = options
+    const served = this.#served(options.defaultName, options.defaultVersion, DEFAULT_MODEL_KEY, pool.model)
+    this.#entries.set(options.defaultName, { name: options.defaultName, state: 'READY', reason: '', versions: [options.defaultVersion], served, folder: options.defaultFolder, spec: options.defaultSpec })
+  }
+
+  get defaultName (): string {
+    return this.#defaultName
+  }
+
+  /** The default model, which the spec's routes serve. */
+  get default (): ServedModel | undefined {
+    return this.get(this.#defaultName)
+  }
+
+  /** The served version of `name` (whatever its state: a reloading model still serves), or undefined. */
+  get (name: string): ServedModel | undefined {
+    return this.#entries.get(name)?.served ?? undefined
+  }
+
+  entry (name: string): ModelEntry | undefined {
+    return this.#entries.get(name)
+  }
+
+  /** Every model known, by name. */
+  entries (): ModelEntry[] {
+    return [...this.#entries.values()].sort((a, b) => a.name.localeCompare(b.name))
+  }
+
+  #served (name: string, version: string, key: string, status: ModelStatus): ServedModel {
+    return { name, version, key, status, labels: displayLabels(status.classes, name === this.#defaultName ? this.#labelNames : null) }
+  }
+
+  /** Loads every model folder of the repository not yet known (start-up), side by side; failures become UNAVAILABLE. */
+  async loadAll (): Promise<void> {
+    if (this.#root === null) return
+    const found = scanRepository(this.#root).filter(f => !this.#entries.has(f.name))
+    await Promise.all(found.map(async f => await this.#enqueue(f.name, async () => await this.#loadFound(f))))
+  }
+
+  /**
+   * Loads or reloads `name` from the repository (the index's load, SIGHUP, polling).
+   * @throws ServiceError ERR_NOT_FOUND when the repository has no such model.
+   */
+  async load (name: string): Promise<ModelEntry> {
+    return await this.#enqueue(name, async () => {
+      const known = this.#entries.get(name)
+      const folder = known?.folder ?? (this.#root === null ? null : this.#findFolder(name))
+      if (folder === null && known?.spec == null) throw new ServiceError('ERR_NOT_FOUND', `no model named ${name} in the repository`)
+      const found: FoundModel = folder !== null ? readModelFolder(folder) : { name, version: known!.served?.version ?? '1', versions: known!.versions, spec: known!.spec!, folder: '' }
+      return await this.#loadFound({ ...found, name })
+    })
+  }
+
+  /** Stops serving `name`: waits for its requests in flight, then frees it. */
+  async unload (name: string): Promise<ModelEntry> {
+    return await this.#enqueue(name, async () => {
+      const entry = this.#entries.get(name)
+      if (entry === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${name}`)
+      const served = entry.served
+      entry.state = 'UNLOADING'
+      entry.served = null
+      if (served !== null) await this.#pool.removeModel(served.key)
+      entry.state = 'UNAVAILABLE'
+      entry.reason = 'unloaded'
+      this.#events.onEvent?.({ kind: 'unloaded', model: name, version: served?.version ?? null })
+      return entry
+    })
+  }
+
+  /** Reloads every model of the repository and loads new folders (SIGHUP); a failure leaves the old version serving. */
+  async reloadAll (): Promise<void> {
+    const names = new Set([...this.#entries.keys(), ...(this.#root === null ? [] : scanRepository(this.#root).map(f => f.name))])
+    await Promise.all([...names].map(async name => await this.load(name).catch(() => {})))
+  }
+
+  #findFolder (name: string): string | null {
+    if (this.#root === null) return null
+    return scanRepository(this.#root).find(f => f.name === name)?.folder ?? null
+  }
+
+  async #enqueue<T> (name: string, change: () => Promise<T>): Promise<T> {
+    const before = this.#queue.get(name) ?? Promise.resolve()
+    const next = before.catch(() => {}).then(change)
+    this.#queue.set(name, next)
+    try {
+      return await next
+    } finally {
+      if (this.#queue.get(name) === next) this.#queue.delete(name)
+    }
+  }
+
+  async #loadFound (found: FoundModel): Promise<ModelEntry> {
+    const entry: ModelEntry = this.#entries.get(found.name) ?? { name: found.name, state: 'LOADING', reason: '', versions: found.versions, served: null, folder: found.folder === '' ? null : found.folder, spec: null }
+    this.#entries.set(found.name, entry)
+    const old = entry.served
+    if (old === null) entry.state = 'LOADING'
+    const started = performance.now()
+    if (found.version === null) return this.#failed(entry, found.problem, null)
+    const key = `${found.name}@${found.version}#${++this.#loads}`
+    try {
+      const status = await this.#pool.addModel(key, found.spec)
+      entry.served = this.#served(found.name, found.version, key, status)
+      entry.spec = found.spec
+      entry.versions = found.versions
+      entry.state = 'READY'
+      entry.reason = ''
+      this.#events.onEvent?.({ kind: 'loaded', model: found.name, version: found.version, seconds: (performance.now() - started) / 1000 })
+    } catch (err) {
+      return this.#failed(entry, err instanceof Error ? err.message : String(err), found.version)
+    }
+    // The old version finishes what it has, then goes.
+    if (old !== null) await this.#pool.removeModel(old.key)
+    return entry
+  }
+
+  #failed (entry: ModelEntry, reason: string, version: string | null): ModelEntry {
+    entry.reason = reason
+    if (entry.served === null) entry.state = 'UNAVAILABLE'
+    this.#events.onEvent?.({ kind: 'load_failed', model: entry.name, version, reason })
+    return entry
+  }
+}

@@ -25,6 +25,8 @@ COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/workers ./dist/workers
 # NLTK's stop words and WordNet's lemma lists (with their licences) for declared preprocessing.
 COPY src/preprocess/data ./src/preprocess/data
+# The gRPC service's .proto files (GRPC_PORT), read at run time: tsc copies none into dist.
+COPY src/grpc/*.proto ./src/grpc/
 COPY models/final_best_model.pkl models/tfidf_vectorizer.pkl ./models/
 # The image's own user (uid 1000), not root; nothing in /app is writable by it.
 USER node

@@ -86,10 +86,11 @@ Options:
   --show N              differences listed in the report (default 5)
 ${MODEL_OPTIONS}
 `,
-  serve: `Usage: tfidf-serve serve
+  serve: `Usage: tfidf-serve serve [--model_name NAME] [--model_dir DIR] [--http_port N] [--grpc_port N]
 
 Starts the HTTP service on PORT (default 8000); configure it with the environment
-variables listed in README.md (MODEL_PATH, VECTORIZER_PATH, WORKERS, ...).
+variables listed in README.md (MODEL_PATH, VECTORIZER_PATH, MODEL_REPOSITORY, WORKERS, ...).
+KServe's flags set MODEL_NAME, MODEL_DIR (a folder holding one model), PORT and GRPC_PORT.
 `
 }
 
@@ -219,6 +220,7 @@ async function inspect (argv: string[]): Promise<void> {
     classifier_params: info.classifierParams,
     vectorizer_params: info.vectorizerParams,
     sklearn_versions: info.sklearnVersions,
+    ...(info.search === undefined ? {} : { wrapped_by: info.search.wrappedBy, best_params: info.search.bestParams }),
     settings: spec.settingsFile,
     notes
   }, null, 2) + '\n')
@@ -237,8 +239,16 @@ async function verifyCommand (argv: string[]): Promise<number> {
   return report.disagree === 0 ? 0 : 1
 }
 
+/**
+ * `serve`, configured by the environment; KServe's flags (`--model_name`, `--model_dir`,
+ * `--http_port`, `--grpc_port`, as its ServingRuntimes pass them) set MODEL_NAME, MODEL_DIR,
+ * PORT and GRPC_PORT.
+ */
 async function serve (argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(HELP.serve)
+  const { values } = parseArgs({ args: argv, options: { model_name: { type: 'string' }, model_dir: { type: 'string' }, http_port: { type: 'string' }, grpc_port: { type: 'string' } } })
+  const env: Record<string, string | undefined> = { MODEL_NAME: values.model_name, MODEL_DIR: values.model_dir, PORT: values.http_port, GRPC_PORT: values.grpc_port }
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v
   const { main } = await import('./main.js')
   await main()
 }

@@ -14,6 +14,10 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 export interface Config {
   readonly port: number
   readonly host: string
+  /** GRPC_PORT: the Open Inference Protocol's gRPC service and gRPC health listen here; null (unset): no gRPC. */
+  readonly grpcPort: number | null
+  /** GRPC_HOST: the address gRPC listens on (default: HOST). */
+  readonly grpcHost: string
   /** Absolute path of the model (classifier, Pipeline or bundle). */
   readonly modelPath: string
   /** Absolute paths of the vectorizer file(s); unused when the model holds its vectorizer. */
@@ -24,6 +28,8 @@ export interface Config {
   readonly modelRepository: string | null
   /** DEFAULT_MODEL: the repository's model the spec's routes serve (default: the only one). */
   readonly defaultModel: string | null
+  /** MODEL_POLL_SECONDS: how often the repository is looked at for changed folders (0: never). */
+  readonly modelPollSeconds: number
   readonly maxBatchSize: number
   readonly maxTextLength: number
   readonly enableMetrics: boolean
@@ -48,11 +54,16 @@ const SCHEMA = {
   properties: {
     PORT: int(0, 65535, 8000),
     HOST: { type: 'string', minLength: 1, default: '0.0.0.0' },
+    GRPC_PORT: int(0, 65535),
+    GRPC_HOST: { type: 'string', minLength: 1 },
     MODEL_PATH: { type: 'string', minLength: 1 },
     VECTORIZER_PATH: { type: 'string', minLength: 1 },
     MODEL_SETTINGS: { type: 'string', minLength: 1 },
     MODEL_REPOSITORY: { type: 'string', minLength: 1 },
+    MODEL_DIR: { type: 'string', minLength: 1 },
+    MODEL_NAME: { type: 'string', pattern: '^[^/]+$' },
     DEFAULT_MODEL: { type: 'string', minLength: 1 },
+    MODEL_POLL_SECONDS: { type: 'number', minimum: 0, default: 0 },
     MAX_BATCH_SIZE: int(1, 10000, 50),
     MAX_TEXT_LENGTH: int(1, 1_000_000, 10000),
     ENABLE_METRICS: { type: 'boolean', default: true },
@@ -96,12 +107,18 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
   if (labelNames?.some(n => n === '') === true) {
     throw new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: LABEL_NAMES has an empty name (got ${JSON.stringify(v.LABEL_NAMES)})`)
   }
+  if (v.GRPC_PORT !== undefined && v.GRPC_PORT !== 0 && v.GRPC_PORT === v.PORT) {
+    throw new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: GRPC_PORT must differ from PORT (both ${String(v.PORT)})`)
+  }
   const config: Config = {
     port: v.PORT as number,
     host: v.HOST as string,
+    grpcPort: (v.GRPC_PORT as number | undefined) ?? null,
+    grpcHost: (v.GRPC_HOST as string | undefined) ?? (v.HOST as string),
     ...modelPathsFromEnv(env, cwd),
     modelRepository: typeof v.MODEL_REPOSITORY === 'string' ? path.resolve(cwd, v.MODEL_REPOSITORY) : null,
     defaultModel: typeof v.DEFAULT_MODEL === 'string' ? v.DEFAULT_MODEL : null,
+    modelPollSeconds: v.MODEL_POLL_SECONDS as number,
     maxBatchSize: v.MAX_BATCH_SIZE as number,
     maxTextLength: v.MAX_TEXT_LENGTH as number,
     enableMetrics: v.ENABLE_METRICS as boolean,

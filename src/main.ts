@@ -1,6 +1,6 @@
 /**
- * Entry point: parseConfig() -> ClassifierPool.start() -> createApp() -> listen, and a
- * graceful shutdown on SIGTERM/SIGINT. A bad setting or model stops start-up with one
+ * Entry point: parseConfig() -> ClassifierPool.start() -> createApp() -> listen (and gRPC
+ * on GRPC_PORT, over the same context), and a graceful shutdown on SIGTERM/SIGINT. A bad setting or model stops start-up with one
  * line on stderr and exit 1. The HTTP stack is loaded while the model decodes in its own
  * thread, so the two overlap.
  */
@@ -23,7 +23,7 @@ export async function main (): Promise<void> {
   try {
     // The default model: MODEL_PATH's (named 'default'), or the repository's DEFAULT_MODEL.
     const root = process.env.MODEL_REPOSITORY === undefined || process.env.MODEL_REPOSITORY === '' ? null : path.resolve(process.env.MODEL_REPOSITORY)
-    const first = root === null ? singleModel() : await repositoryDefault(root)
+    const first = root === null ? await singleModel() : await repositoryDefault(root)
     decoding = decodeModelInThread(first.spec.paths, first.spec.settingsFile)
     decoding.catch(() => {})
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
@@ -39,7 +39,7 @@ export async function main (): Promise<void> {
     }, err => logger.error('worker error', { stack: (err as Error).stack }))
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
-    const [{ createApp }, { createServer }, { ModelRepository }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./repository/model-repository.js')])
+    const [{ createApp, createContext }, { createServer }, { ModelRepository }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./repository/model-repository.js')])
     pool = await starting
     let stopping = false
     const repository = new ModelRepository(pool, {
@@ -54,14 +54,19 @@ export async function main (): Promise<void> {
         else logger.info(`model ${event.kind}`, event)
       }
     })
-    const app = createApp({ config, pool, logger, isStopping: () => stopping, repository })
+    // One context for REST and gRPC: the same pool, repository, limits and counters.
+    const context = createContext({ config, pool, logger, repository })
+    const app = createApp({ config, pool, isStopping: () => stopping, context })
     const server = createServer(app, config)
     server.listen(config.port, config.host)
     await once(server, 'listening')
+    // gRPC (GRPC_PORT) only when asked for: its modules are not even loaded otherwise.
+    const grpc = config.grpcPort === null ? null : await (await import('./grpc/server.js')).startGrpcServer(context, config.grpcPort, config.grpcHost)
     const address = server.address()
     const port = typeof address === 'object' && address !== null ? address.port : config.port
     logger.info('ready', {
       port,
+      grpc_port: grpc?.port ?? null,
       model: first.spec.paths.model,
       model_settings: first.spec.settingsFile,
       model_repository: root,
@@ -85,6 +90,10 @@ export async function main (): Promise<void> {
     repository.loadAll().catch(err => logger.error('repository load failed', { stack: (err as Error).stack }))
     // SIGHUP reloads every model (and loads new folders); a failed reload leaves the old version serving.
     process.on('SIGHUP', () => { repository.reloadAll().catch(err => logger.error('reload failed', { stack: (err as Error).stack })) })
+    if (root !== null && config.modelPollSeconds > 0) {
+      const { pollRepository } = await import('./repository/poller.js')
+      pollRepository(repository, root, config.modelPollSeconds, err => logger.error('repository poll failed', { stack: (err as Error).stack }))
+    }
     const readyPool = pool
     const stop = (signal: string): void => {
       if (stopping) return
@@ -95,8 +104,9 @@ export async function main (): Promise<void> {
       // those include connections whose request is in the socket but not yet parsed. Here
       // each connection closes after its current response (Connection: close, set by the
       // app while stopping) or, if it sends nothing more, at the keep-alive timeout.
+      const grpcClosed = grpc?.close() ?? Promise.resolve()
       net.Server.prototype.close.call(server, () => {
-        readyPool.close().then(() => {
+        grpcClosed.then(async () => await readyPool.close()).then(() => {
           logger.info('stopped')
           process.exit(0)
         }, err => {
@@ -117,10 +127,21 @@ export async function main (): Promise<void> {
   }
 }
 
-/** MODEL_PATH's model (or the shipped one) as the repository of one model, named 'default'. */
-function singleModel (): { name: string, version: string, folder: string | null, spec: ModelSpec } {
+/**
+ * The one model served without a repository: MODEL_DIR's (a folder holding one model, as
+ * KServe mounts it), else MODEL_PATH's (or the shipped one); named MODEL_NAME, else 'default'.
+ */
+async function singleModel (): Promise<{ name: string, version: string, folder: string | null, spec: ModelSpec }> {
+  const name = process.env.MODEL_NAME === undefined || process.env.MODEL_NAME === '' ? 'default' : process.env.MODEL_NAME
+  const dir = process.env.MODEL_DIR === undefined || process.env.MODEL_DIR === '' ? null : path.resolve(process.env.MODEL_DIR)
+  if (dir !== null) {
+    const { readModelFolder } = await import('./repository/layout.js')
+    const found = readModelFolder(dir)
+    if (found.version === null) throw new ServiceError('ERR_CONFIG_INVALID', `MODEL_DIR holds no model that can be served: ${found.problem}`, { file: dir })
+    return { name, version: found.version, folder: dir, spec: found.spec }
+  }
   const { modelPath, vectorizerPaths, settingsFile } = modelPathsFromEnv(process.env)
-  return { name: 'default', version: '1', folder: null, spec: { paths: { model: modelPath, vectorizers: vectorizerPaths }, settingsFile } }
+  return { name, version: '1', folder: null, spec: { paths: { model: modelPath, vectorizers: vectorizerPaths }, settingsFile } }
 }
 
 async function repositoryDefault (root: string): Promise<{ name: string, version: string, folder: string | null, spec: ModelSpec }> {

@@ -22,11 +22,14 @@ describe('parseConfig', () => {
     expect(c).to.deep.equal({
       port: 8000,
       host: '0.0.0.0',
+      grpcPort: null,
+      grpcHost: '0.0.0.0',
       modelPath: DEFAULT_MODEL_PATH,
       vectorizerPaths: [DEFAULT_VECTORIZER_PATH],
       settingsFile: null,
       modelRepository: null,
       defaultModel: null,
+      modelPollSeconds: 0,
       maxBatchSize: 50,
       maxTextLength: 10000,
       enableMetrics: true,
@@ -51,6 +54,13 @@ describe('parseConfig', () => {
     }, '/srv')
     expect(c).to.include({ port: 9001, host: '127.0.0.1', maxBatchSize: 20, maxTextLength: 500, enableMetrics: false, workers: 3, predictionTimeoutMs: 2000, requestTimeoutMs: 5000, maxConcurrentRequests: 7, maxQueue: 0, cacheSize: 0, logLevel: 'warn' })
     expect(c.labelNames).to.deep.equal(['neg', 'pos'])
+  })
+
+  it('turns gRPC on with GRPC_PORT, on HOST unless GRPC_HOST says otherwise, never on PORT', () => {
+    expect(parseConfig({ GRPC_PORT: '9002', HOST: '127.0.0.1' })).to.include({ grpcPort: 9002, grpcHost: '127.0.0.1' })
+    expect(parseConfig({ GRPC_PORT: '0', GRPC_HOST: '::1' })).to.include({ grpcPort: 0, grpcHost: '::1', host: '0.0.0.0' })
+    expect(failure({ GRPC_PORT: 'x' }).message).to.equal('invalid configuration: GRPC_PORT must be integer (got "x")')
+    expect(failure({ GRPC_PORT: '8000' }).message).to.equal('invalid configuration: GRPC_PORT must differ from PORT (both 8000)')
   })
 
   it('resolves model paths from the environment against the working directory; a model alone needs no vectorizer', () => {

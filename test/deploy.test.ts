@@ -132,3 +132,29 @@ describe('the Kubernetes manifests', () => {
     expect([...kustomization.resources].sort()).to.deep.equal(files.sort())
   })
 })
+
+describe('the KServe manifests', () => {
+  const KSERVE = path.join(ROOT, 'deploy', 'kserve')
+  const docs: Doc[] = readdirSync(KSERVE).filter(f => f.endsWith('.yaml')).flatMap(f => parseAllDocuments(readFileSync(path.join(KSERVE, f), 'utf8')).map(d => d.toJS() as Doc))
+  const runtime = docs.find(d => d.kind === 'ServingRuntime')!
+  const service = docs.find(d => d.kind === 'InferenceService')!
+
+  it('define a ServingRuntime that runs tfidf-serve as a V2 runtime (REST and gRPC) on the model KServe mounts', () => {
+    expect(runtime.apiVersion).to.equal('serving.kserve.io/v1alpha1')
+    expect(runtime.spec.protocolVersions).to.deep.equal(['v2', 'grpc-v2'])
+    expect(runtime.spec.supportedModelFormats[0].name).to.equal('sklearn')
+    const container = runtime.spec.containers[0]
+    expect(container.name).to.equal('kserve-container')
+    expect(container.command).to.deep.equal(['node', 'dist/src/cli.js'])
+    expect(container.args).to.deep.equal(['serve', '--model_name={{.Name}}', '--model_dir=/mnt/models', '--http_port=8080', '--grpc_port=8081'])
+    expect(container.readinessProbe.httpGet.path).to.equal('/v2/health/ready')
+    expect(container.livenessProbe.httpGet.path).to.equal('/v2/health/live')
+    expect(container.securityContext).to.include({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false })
+  })
+
+  it('define an InferenceService that names that runtime and the V2 protocol', () => {
+    expect(service.apiVersion).to.equal('serving.kserve.io/v1beta1')
+    expect(service.spec.predictor.model).to.deep.include({ runtime: runtime.metadata.name, protocolVersion: 'v2' })
+    expect(service.spec.predictor.model.modelFormat.name).to.equal('sklearn')
+  })
+})

@@ -58,7 +58,7 @@ describe('the service process', function () {
     ['a missing model file', { MODEL_PATH: '/no/model.pkl' }, /^tfidf-serve: cannot read the file: no such file in \/no\/model\.pkl\n$/],
     ['a hostile model file', { MODEL_PATH: path.join(FIXTURES, 'pickle', 'os-system.pkl') }, /^tfidf-serve: unsupported object 'os\.system' in .*os-system\.pkl \(byte \d+\)\n$/],
     ['a truncated model file', { MODEL_PATH: path.join(FIXTURES, 'pickle', 'truncated.pkl') }, /^tfidf-serve: .* in .*truncated\.pkl \(byte \d+\)\n$/],
-    ['an unsupported estimator', { MODEL_PATH: path.join(FIXTURES, 'estimators', 'refused', 'knn-pipeline.pkl') }, /^tfidf-serve: KNeighborsClassifier is not supported: .* in .*knn-pipeline\.pkl\n$/],
+    ['an unsupported estimator', { MODEL_PATH: path.join(FIXTURES, 'estimators', 'refused', 'radius-pipeline.pkl') }, /^tfidf-serve: RadiusNeighborsClassifier is not supported .* in .*radius-pipeline\.pkl\n$/],
     ['LABEL_NAMES of the wrong length', { LABEL_NAMES: 'a,b,c' }, /^tfidf-serve: invalid configuration: LABEL_NAMES has 3 names but the model has 2 classes \(negative, positive\)\n$/]
   ]
   for (const [name, env, line] of refusals) {

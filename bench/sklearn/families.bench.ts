@@ -37,7 +37,8 @@ export const FAMILY_CASES: ReadonlyArray<readonly [string, string]> = [
   ['HashingVectorizer + TF-IDF + LinearSVC', 'hashing-tfidf-pipeline'],
   ['FeatureUnion word + char', 'union-word-char'],
   ['TruncatedSVD + LR', 'svd-logreg'],
-  ['SelectKBest + LR', 'select-kbest']
+  ['SelectKBest + LR', 'select-kbest'],
+  ['XGBClassifier multi:softprob, 4 classes x 25', '../../xgboost/1.7.4/multi-softprob']
 ]
 
 export interface FamilyFigures {
@@ -55,9 +56,11 @@ interface SklearnFigures {
   readonly labels: string[]
 }
 
+/** A case's files; a name may be a path from FIXTURES to a fixture set of another library (xgboost). */
 function filesOf (name: string): string[] {
-  const expected = JSON.parse(readFileSync(path.join(FIXTURES, name, 'expected.json'), 'utf8')) as { files: string[] }
-  return expected.files.map(f => path.join(FIXTURES, name, f))
+  const dir = path.join(FIXTURES, name)
+  const expected = JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8')) as { files: string[] }
+  return expected.files.map(f => path.join(dir, f))
 }
 
 /** Times each family here and, with `python`, in scikit-learn; throws if labels differ. */

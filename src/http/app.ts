@@ -36,6 +36,8 @@ export interface AppOptions {
   readonly isStopping?: () => boolean
   /** The models served; by default the pool's one model, named 'default'. */
   readonly repository?: ModelRepository
+  /** A context from createContext, to share with the gRPC server; by default a new one. */
+  readonly context?: AppContext
 }
 
 /** The repository of one model, the pool's, named 'default' (MODEL_PATH, as before repositories). */
@@ -57,7 +59,7 @@ function methodNotAllowed (allowed: string): RequestHandler {
   }
 }
 
-function prometheusOf (pool: ClassifierPool, cache: ResultCache): PrometheusMetrics {
+function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: ModelRepository): PrometheusMetrics {
   const m = pool.model
   return new PrometheusMetrics({
     inFlight: () => pool.inFlight,
@@ -66,7 +68,9 @@ function prometheusOf (pool: ClassifierPool, cache: ResultCache): PrometheusMetr
     workerRestarts: () => pool.workerRestarts,
     cacheCounts: () => cache.counts,
     cacheSize: () => cache.size,
-    model: { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 }
+    model: { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 },
+    models: () => repository.entries().map(e => ({ name: e.name, version: e.served?.version ?? '', state: e.state, sharedBytes: e.served?.status.sharedBytes ?? 0 })),
+    modelEvents: () => repository.eventCounts()
   })
 }
 
@@ -85,18 +89,25 @@ export interface EarlyAnswers {
   record: (requestId: string, status: number, startedAt: number, client: string | undefined) => void
 }
 
-export function createApp ({ config, pool, logger = createLogger(config.logLevel), isStopping = () => false, repository = singleModel(config, pool) }: AppOptions): Express {
+/** What the routes share (and the gRPC server: one pool, repository, cache and counters for both). */
+export function createContext ({ config, pool, logger = createLogger(config.logLevel), repository = singleModel(config, pool) }: AppOptions): AppContext {
   const cache = new ResultCache(config.cacheSize, config.cacheMaxBytes)
-  const ctx: AppContext = {
+  return {
     config,
     pool,
     logger,
     cache,
     metrics: new ServiceMetrics(),
-    prometheus: config.enableMetrics ? prometheusOf(pool, cache) : undefined,
+    prometheus: config.enableMetrics ? prometheusOf(pool, cache, repository) : undefined,
     validator: createBodyValidator(config),
     repository
   }
+}
+
+export function createApp (options: AppOptions): Express {
+  const { config, isStopping = () => false } = options
+  const ctx = options.context ?? createContext(options)
+  const logger = ctx.logger
   let requests = 0
   const nextRequestId = (): string => `req-${++requests}`
   const app = express()
@@ -118,7 +129,11 @@ export function createApp ({ config, pool, logger = createLogger(config.logLevel
       if (pino !== undefined) logRequest(pino, status, () => requestEntry(req, res, status))
       // The route's pattern, not the URL: a client cannot mint new series.
       const route = (req.route as { path?: string } | undefined)?.path
-      if (ctx.prometheus !== undefined) countRequest(ctx.prometheus, route === undefined ? 'unmatched' : req.baseUrl + route, req.method, status, (performance.now() - (res.locals.startedAt as number)) / 1000)
+      if (ctx.prometheus !== undefined) {
+        countRequest(ctx.prometheus, route === undefined ? 'unmatched' : req.baseUrl + route, req.method, status, (performance.now() - (res.locals.startedAt as number)) / 1000)
+        const model = res.locals.model as string | undefined
+        if (model !== undefined) ctx.prometheus.modelRequests.inc({ model, version: (res.locals.modelVersion as string | undefined) ?? '', status })
+      }
     })
     next()
   })

@@ -23,6 +23,10 @@ export interface MetricsSources {
     readonly sklearnVersion: string
     readonly loadSeconds: number
   }
+  /** Every model of the repository: its served version, state and shared bytes (0 when not loaded). */
+  readonly models?: () => ReadonlyArray<{ readonly name: string, readonly version: string, readonly state: string, readonly sharedBytes: number }>
+  /** Lifecycle events so far, by model and kind (loaded, unloaded, load_failed). */
+  readonly modelEvents?: () => ReadonlyArray<{ readonly model: string, readonly event: string, readonly count: number }>
 }
 
 export type ExpositionFormat = 'text' | 'openmetrics'
@@ -51,6 +55,7 @@ export class PrometheusMetrics {
   readonly vocabularyCoverage: Histogram
   readonly textsWithoutKnownFeature: Counter
   readonly rejections: Counter<'cause'>
+  readonly modelRequests: Counter<'model' | 'version' | 'status'>
 
   constructor (sources: MetricsSources) {
     const registers = [this.#registry]
@@ -86,6 +91,18 @@ export class PrometheusMetrics {
     const { classifier, vectorizer, features, sklearnVersion } = sources.model
     const info = new Gauge({ name: 'tfidf_model_info', help: 'The model served (always 1): estimator, vectorizer, feature count, scikit-learn version', labelNames: ['classifier', 'vectorizer', 'features', 'sklearn_version'], registers })
     info.set({ classifier, vectorizer, features: String(features), sklearn_version: sklearnVersion }, 1)
+    // Per model (a repository's): requests, state, shared bytes, loads, unloads and failed loads.
+    this.modelRequests = counter({ name: 'tfidf_model_requests_total', help: 'Requests a model answered, by model, version and status', labelNames: ['model', 'version', 'status'] })
+    if (sources.models !== undefined) {
+      const models = sources.models
+      new Gauge({ name: 'tfidf_model_shared_bytes', help: 'Bytes of a model\'s arrays in the memory every worker shares', labelNames: ['model', 'version'], registers, collect () { this.reset(); for (const m of models()) if (m.sharedBytes > 0) this.set({ model: m.name, version: m.version }, m.sharedBytes) } })
+      new Gauge({ name: 'tfidf_model_ready', help: 'Whether a model serves (1) or not (0): LOADING, UNLOADING, UNAVAILABLE', labelNames: ['model', 'state'], registers, collect () { this.reset(); for (const m of models()) this.set({ model: m.name, state: m.state }, m.state === 'READY' ? 1 : 0) } })
+    }
+    if (sources.modelEvents !== undefined) {
+      const events = sources.modelEvents
+      const seen = new Map<string, number>()
+      counter({ name: 'tfidf_model_lifecycle_total', help: 'Models loaded, unloaded, and loads that failed (the old version, if any, still serving)', labelNames: ['model', 'event'], collect () { for (const e of events()) { const key = `${e.model}\u0000${e.event}`; this.inc({ model: e.model, event: e.event }, e.count - (seen.get(key) ?? 0)); seen.set(key, e.count) } } })
+    }
     // prom-client's default counters too.
     this.#counters = this.#registry.getMetricsAsArray().filter(m => m instanceof Counter).map(m => [m as unknown as { name: string }, m.name])
   }

@@ -32,7 +32,7 @@ export function detectCompression (bytes: Uint8Array): Compression | undefined {
 
 /**
  * @throws ServiceError ERR_PICKLE_LIMIT past `maxBytes` of output, ERR_MODEL_COMPRESSION
- * for corrupt or truncated data and for formats we cannot read (lz4, joblib < 0.10).
+ * for corrupt or truncated data and for formats we cannot read (lz4).
  */
 export async function decompress (bytes: Uint8Array, format: Compression, maxBytes: number): Promise<Uint8Array> {
   switch (format) {
@@ -41,8 +41,30 @@ export async function decompress (bytes: Uint8Array, format: Compression, maxByt
     case 'bz2': return await bunzip(bytes, maxBytes)
     case 'xz': case 'lzma': return unxz(bytes, format, maxBytes)
     case 'lz4': throw new ServiceError('ERR_MODEL_COMPRESSION', 'unsupported compression: lz4')
-    case 'joblib-zfile': throw new ServiceError('ERR_MODEL_COMPRESSION', 'unsupported compression: joblib < 0.10 z-file; load it with joblib and save it again')
+    case 'joblib-zfile': return inflateZfile(bytes, maxBytes)
   }
+}
+
+/** 'ZF' and the data's length in hex, padded with spaces: 2 + len(hex(2 ** 64)) bytes. */
+const ZFILE_HEADER = 21
+
+/**
+ * A joblib < 0.10 z-file (`write_zfile`, joblib 0.9.4 `numpy_pickle.py`): 'ZF', the length
+ * of the data as Python's hex ('0xce') padded with spaces to 19 characters (one more space
+ * in files of joblib 0.8.4 and older on Python 2, which `read_zfile` skips too), then the
+ * data compressed with zlib. Both the compressed pickle and its `.npy.z` array files use it.
+ * @throws ServiceError ERR_PICKLE_LIMIT past `maxBytes`, ERR_MODEL_COMPRESSION for a corrupt
+ * header, corrupt data, or data whose length differs from the header's.
+ */
+export function inflateZfile (bytes: Uint8Array, maxBytes: number): Uint8Array {
+  const header = bytes.length < ZFILE_HEADER ? null : /^\s*(?:0[xX])?([0-9a-fA-F]{1,17})\s*$/.exec(String.fromCharCode(...bytes.subarray(2, ZFILE_HEADER)))
+  if (bytes[0] !== 0x5a || bytes[1] !== 0x46 || header === null) throw new ServiceError('ERR_MODEL_COMPRESSION', 'corrupt joblib z-file: no length in its header')
+  const length = parseInt(header[1]!, 16)
+  if (length > maxBytes) throw tooLarge(maxBytes)
+  const start = bytes[ZFILE_HEADER] === 0x20 ? ZFILE_HEADER + 1 : ZFILE_HEADER
+  const data = inflate(() => zlib.inflateSync(bytes.subarray(start), { maxOutputLength: maxBytes }), 'joblib-zfile', maxBytes)
+  if (data.length !== length) throw new ServiceError('ERR_MODEL_COMPRESSION', `corrupt joblib z-file: ${data.length} bytes of data where its header says ${length}`)
+  return data
 }
 
 function tooLarge (maxBytes: number): ServiceError {

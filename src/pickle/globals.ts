@@ -4,7 +4,8 @@
  * and joblib classes plus a few named reconstructors. Nothing is ever executed: a
  * class becomes a plain record, a reconstructor is a function of ours that checks
  * its arguments. Any other name (os.system, builtins.getattr, numpy.load, a
- * `__main__` class, a custom tokenizer) fails the load with ERR_PICKLE_GLOBAL_NOT_ALLOWED.
+ * `__main__` class, a custom tokenizer) fails the load with ERR_PICKLE_GLOBAL_NOT_ALLOWED,
+ * or, where the reader defers refusals, becomes an inert placeholder (unresolved.ts).
  */
 import { ServiceError } from '../errors.js'
 import { DType, MaskedArray, NdArray, latin1Bytes, numpyFromBuffer, numpyScalar, readShape } from './numpy.js'
@@ -263,15 +264,20 @@ function lookup (module: string, name: string): GlobalSpec | undefined {
   }
   if (/^(sklearn\.externals\.)?joblib\.numpy_pickle(_compat)?$/.test(module)) {
     if (name === 'NumpyArrayWrapper') return record('joblib.numpy_pickle', name)
-    if (OLD_JOBLIB.has(name)) {
-      throw new ServiceError('ERR_PICKLE_UNSUPPORTED', 'old joblib format (< 0.10) keeps its arrays in separate .npy files; load it with joblib and save it again with joblib >= 0.10')
-    }
+    // joblib < 0.10's wrappers of arrays kept in files beside the pickle (old-joblib.ts reads them).
+    if (OLD_JOBLIB.has(name)) return record('joblib.numpy_pickle', name)
     return undefined
   }
   // The score functions a fitted univariate selector names as a parameter: referred to, never called.
   if (/^sklearn\.feature_selection\.(_univariate_selection|_mutual_info)$/.test(module) && SCORE_FUNCTIONS.has(name)) return VALUE
+  // imbalanced-learn's classes (its Pipeline, the samplers prediction skips), never its functions.
+  if (module.startsWith('imblearn.') && /^_?[A-Z][A-Za-z0-9_]*$/.test(name)) return record(module, name)
   // scikit-learn classes (estimators, Cython helpers such as Tree or Hinge), never its functions.
   if ((module === 'sklearn' || module.startsWith('sklearn.')) && /^_?[A-Z][A-Za-z0-9_]*$/.test(name)) return record(module, name)
+  // xgboost's classifier and its Booster (whose state holds the model as UBJSON bytes): records only.
+  if ((module === 'xgboost.sklearn' && name === 'XGBClassifier') || (module === 'xgboost.core' && name === 'Booster')) return record(module, name)
+  // LightGBM's classifier and its Booster (whose state holds the model as its text): records only.
+  if ((module === 'lightgbm.sklearn' && name === 'LGBMClassifier') || (module === 'lightgbm.basic' && name === 'Booster')) return record(module, name)
   return undefined
 }
 

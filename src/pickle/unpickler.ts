@@ -10,6 +10,7 @@ import { AllowedGlobal, resolveGlobal } from './globals.js'
 import { NdArray } from './numpy.js'
 import { HIGHEST_PROTOCOL, OP, hexByte } from './opcodes.js'
 import { SparseMatrix } from './scipy-sparse.js'
+import { RefusedGlobal, Unresolved } from './unresolved.js'
 import { decodeUtf8SurrogatePass } from './utf8.js'
 import { PyByteArray, PyFrozenSet, PyGlobal, PyObject, PyTuple, type Buildable, type PyValue } from './values.js'
 
@@ -41,6 +42,11 @@ export interface RawStream {
   readView: (n: number, what: string) => Uint8Array
   /** A whole pickle that starts here (joblib's object arrays). */
   loadNested: () => PyValue
+  /**
+   * Adds `units` to the work budget, for a hook that brings in data from outside the pickle
+   * (joblib < 0.10's array files): building what it read is then charged as usual.
+   */
+  grant: (units: number) => void
 }
 
 /**
@@ -53,6 +59,14 @@ export interface UnpicklerOptions extends Partial<UnpicklerLimits> {
   readonly afterBuild?: BuildHook
   /** The app's own globals (qualified names) the file may name: see globals.ts resolveGlobal. */
   readonly userGlobals?: ReadonlySet<string>
+  /**
+   * Defers refusals: when given, a global the allow-list refuses is reported here and becomes
+   * an inert `Unresolved` placeholder (unresolved.ts), and so does every value made from it,
+   * instead of failing the load; the caller must then refuse the file if it uses one. A load
+   * that fails anyway after such a global fails with that global's error, as the strict
+   * reader would have. Defaults to none: the first refused global fails the load.
+   */
+  readonly onRefusedGlobal?: (global: RefusedGlobal) => void
 }
 
 export function defaultLimits (inputLength: number): UnpicklerLimits {
@@ -73,6 +87,8 @@ const MAX_INT_DIGITS = 4300
 
 interface Work {
   used: number
+  /** Budget added to maxWork by hooks that read data from outside the pickle. */
+  granted: number
 }
 
 /**
@@ -82,7 +98,16 @@ interface Work {
 export function unpickle (bytes: Uint8Array, options: UnpicklerOptions = {}): PyValue {
   const reader = new ByteReader(bytes)
   const limits = { ...defaultLimits(bytes.length), ...stripUndefined(options) }
-  return new Unpickler(reader, limits, options.afterBuild, { used: 0 }, 0, options.userGlobals).load()
+  const report = options.onRefusedGlobal
+  let first: RefusedGlobal | undefined
+  const onRefused = report === undefined ? undefined : (global: RefusedGlobal): void => { first ??= global; report(global) }
+  try {
+    return new Unpickler(reader, limits, options.afterBuild, { used: 0, granted: 0 }, 0, options.userGlobals, onRefused).load()
+  } catch (err) {
+    // The strict reader would have stopped at the first refused global, before this error.
+    if (first !== undefined) throw first.toError()
+    throw err
+  }
 }
 
 function stripUndefined (options: UnpicklerOptions): Partial<UnpicklerLimits> {
@@ -107,8 +132,11 @@ class Unpickler {
   #memoCount = 0
   #frameEnd = -1
   readonly #userGlobals: ReadonlySet<string> | undefined
+  readonly #onRefused: ((global: RefusedGlobal) => void) | undefined
+  /** Where the opcode being run starts (a deferred refusal keeps it). */
+  #opStart = 0
 
-  constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number, userGlobals?: ReadonlySet<string>) {
+  constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number, userGlobals?: ReadonlySet<string>, onRefused?: (global: RefusedGlobal) => void) {
     if (depth > limits.maxNesting) throw new ServiceError('ERR_PICKLE_LIMIT', `pickles nested more than ${limits.maxNesting} deep`, { offset: reader.pos })
     this.#reader = reader
     this.#limits = limits
@@ -116,15 +144,17 @@ class Unpickler {
     this.#work = work
     this.#depth = depth
     this.#userGlobals = userGlobals
+    this.#onRefused = onRefused
   }
 
   load (): PyValue {
     const r = this.#reader
     for (;;) {
       const start = r.pos
+      this.#opStart = start
       try {
-        if (++this.#work.used > this.#limits.maxWork) {
-          throw new ServiceError('ERR_PICKLE_LIMIT', `pickle needs more than ${this.#limits.maxWork} steps`)
+        if (++this.#work.used > this.#limits.maxWork + this.#work.granted) {
+          throw new ServiceError('ERR_PICKLE_LIMIT', `pickle needs more than ${this.#limits.maxWork + this.#work.granted} steps`)
         }
         const op = r.readU8()
         if (op === OP.STOP) return this.#pop()
@@ -172,7 +202,7 @@ class Unpickler {
 
   #charge (units: number): void {
     this.#work.used += units
-    if (this.#work.used > this.#limits.maxWork) throw new ServiceError('ERR_PICKLE_LIMIT', `pickle needs more than ${this.#limits.maxWork} steps`)
+    if (this.#work.used > this.#limits.maxWork + this.#work.granted) throw new ServiceError('ERR_PICKLE_LIMIT', `pickle needs more than ${this.#limits.maxWork + this.#work.granted} steps`)
   }
 
   #memoPut (index: number, value: PyValue): void {
@@ -279,13 +309,13 @@ class Unpickler {
       case OP.GLOBAL: {
         const module = r.readLine('GLOBAL module')
         const name = r.readLine('GLOBAL name')
-        return this.#push(resolveGlobal(module, name, this.#userGlobals))
+        return this.#push(this.#resolve(module, name))
       }
       case OP.STACK_GLOBAL: {
         const name = this.#pop()
         const module = this.#pop()
         if (typeof module !== 'string' || typeof name !== 'string') throw new ServiceError('ERR_PICKLE_INVALID', 'STACK_GLOBAL requires str')
-        return this.#push(resolveGlobal(module, name, this.#userGlobals))
+        return this.#push(this.#resolve(module, name))
       }
       case OP.REDUCE: {
         const args = this.#pop()
@@ -307,7 +337,7 @@ class Unpickler {
         return this.#push(this.#instantiate(cls, args.items, kwargs))
       }
       case OP.INST: {
-        const cls = resolveGlobal(r.readLine('INST module'), r.readLine('INST name'), this.#userGlobals)
+        const cls = this.#resolve(r.readLine('INST module'), r.readLine('INST name'))
         return this.#push(this.#instantiate(cls, this.#popMark(), undefined))
       }
       case OP.OBJ: {
@@ -321,6 +351,18 @@ class Unpickler {
         throw new ServiceError('ERR_PICKLE_UNSUPPORTED', 'the copyreg extension registry is not supported')
       default:
         throw new ServiceError('ERR_PICKLE_UNKNOWN_OPCODE', `unknown pickle opcode ${hexByte(op)}`)
+    }
+  }
+
+  /** An allowed global, or (when refusals are deferred) a placeholder for a refused one. */
+  #resolve (module: string, name: string): AllowedGlobal | Unresolved {
+    try {
+      return resolveGlobal(module, name, this.#userGlobals)
+    } catch (err) {
+      if (this.#onRefused === undefined || !(err instanceof ServiceError) || err.code !== 'ERR_PICKLE_GLOBAL_NOT_ALLOWED') throw err
+      const global = new RefusedGlobal(module, name, err.detail, this.#opStart)
+      this.#onRefused(global)
+      return new Unresolved(global)
     }
   }
 
@@ -342,6 +384,8 @@ class Unpickler {
   #appendTo (target: PyValue, items: PyValue[]): void {
     if (Array.isArray(target)) {
       for (const item of items) target.push(item)
+    } else if (target instanceof Unresolved) {
+      for (const item of items) target.parts.push(item)
     } else if (target instanceof PyObject) {
       target.listItems ??= []
       for (const item of items) target.listItems.push(item)
@@ -353,6 +397,10 @@ class Unpickler {
   #setItems (target: PyValue, items: PyValue[]): Map<PyValue, PyValue> {
     if (items.length % 2 !== 0) throw new ServiceError('ERR_PICKLE_INVALID', 'odd number of items for a dict')
     let map: Map<PyValue, PyValue>
+    if (target instanceof Unresolved) {
+      for (const item of items) target.parts.push(item)
+      return new Map()
+    }
     if (target instanceof Map) map = target
     else if (target instanceof PyObject) map = target.dictItems ??= new Map()
     else throw new ServiceError('ERR_PICKLE_INVALID', 'SETITEM on a non-dict')
@@ -361,6 +409,13 @@ class Unpickler {
   }
 
   #call (callable: PyValue, args: readonly PyValue[], kwargs: Map<PyValue, PyValue> | undefined, how: string): PyValue {
+    // A call of a placeholder, or a call given one (copyreg._reconstructor(cls, ...) of a
+    // refused class), is not made: its result is a placeholder of that global.
+    const unresolved = callable instanceof Unresolved ? callable : firstUnresolved(args, kwargs)
+    if (unresolved !== undefined) {
+      this.#charge(costOf(args))
+      return new Unresolved(unresolved.global, kwargs === undefined ? [callable, ...args] : [callable, ...args, kwargs])
+    }
     if (!(callable instanceof AllowedGlobal) || callable.spec.kind === 'value') {
       const name = callable instanceof PyGlobal ? `'${callable.qualifiedName}'` : 'a value that is not a class'
       throw new ServiceError('ERR_PICKLE_INVALID', `${how} calls ${name}, which cannot be called`)
@@ -373,6 +428,7 @@ class Unpickler {
   }
 
   #instantiate (cls: PyValue, args: readonly PyValue[], kwargs: Map<PyValue, PyValue> | undefined): PyValue {
+    if (cls instanceof Unresolved) return this.#call(cls, args, kwargs, 'NEWOBJ')
     if (!(cls instanceof AllowedGlobal) || cls.spec.kind !== 'class') {
       const name = cls instanceof PyGlobal ? `'${cls.qualifiedName}'` : 'a value'
       throw new ServiceError('ERR_PICKLE_INVALID', `cannot instantiate ${name}: it is not a class`)
@@ -406,10 +462,18 @@ class Unpickler {
       readView: (n, what) => { outsideFrame(); return reader.readView(n, what) },
       loadNested: () => {
         outsideFrame()
-        return new Unpickler(reader, this.#limits, this.#afterBuild, this.#work, this.#depth + 1, this.#userGlobals).load()
-      }
+        return new Unpickler(reader, this.#limits, this.#afterBuild, this.#work, this.#depth + 1, this.#userGlobals, this.#onRefused).load()
+      },
+      grant: units => { this.#work.granted += units }
     }
   }
+}
+
+/** The first placeholder among a call's arguments (keyword values included), if any. */
+function firstUnresolved (args: readonly PyValue[], kwargs: Map<PyValue, PyValue> | undefined): Unresolved | undefined {
+  for (const a of args) if (a instanceof Unresolved) return a
+  if (kwargs !== undefined) for (const v of kwargs.values()) if (v instanceof Unresolved) return v
+  return undefined
 }
 
 /** Work units for handing `values` to a call: their sizes and their items' sizes, one level down. */

@@ -49,6 +49,8 @@ export class ModelRepository {
   readonly #labelNames: readonly string[] | null
   readonly #events: RepositoryEvents
   #loads = 0
+  /** Lifecycle events by model and kind, for the metrics. */
+  readonly #eventCounts = new Map<string, { model: string, event: string, count: number }>()
   /** One lifecycle change at a time per model: a reload waits for the one before it. */
   readonly #queue = new Map<string, Promise<unknown>>()
 
@@ -61,7 +63,15 @@ export class ModelRepository {
     this.#root = options.root
     this.#defaultName = options.defaultName
     this.#labelNames = options.labelNames
-    this.#events = options
+    this.#events = {
+      onEvent: event => {
+        const key = `${event.model}\u0000${event.kind}`
+        const c = this.#eventCounts.get(key) ?? { model: event.model, event: event.kind, count: 0 }
+        c.count++
+        this.#eventCounts.set(key, c)
+        options.onEvent?.(event)
+      }
+    }
     const served = this.#served(options.defaultName, options.defaultVersion, DEFAULT_MODEL_KEY, pool.model)
     this.#entries.set(options.defaultName, { name: options.defaultName, state: 'READY', reason: '', versions: [options.defaultVersion], served, folder: options.defaultFolder, spec: options.defaultSpec })
   }
@@ -82,6 +92,11 @@ export class ModelRepository {
 
   entry (name: string): ModelEntry | undefined {
     return this.#entries.get(name)
+  }
+
+  /** Lifecycle events so far, by model and kind. */
+  eventCounts (): ReadonlyArray<{ model: string, event: string, count: number }> {
+    return [...this.#eventCounts.values()]
   }
 
   /** Every model known, by name. */
@@ -112,6 +127,12 @@ export class ModelRepository {
       const found: FoundModel = folder !== null ? readModelFolder(folder) : { name, version: known!.served?.version ?? '1', versions: known!.versions, spec: known!.spec!, folder: '' }
       return await this.#loadFound({ ...found, name })
     })
+  }
+
+  /** Loads or reloads the model of a repository folder (polling found it new or changed). */
+  async loadFolder (folder: string): Promise<ModelEntry> {
+    const found = readModelFolder(folder)
+    return await this.#enqueue(found.name, async () => await this.#loadFound(found))
   }
 
   /** Stops serving `name`: waits for its requests in flight, then frees it. */

@@ -146,7 +146,7 @@ const EXPF_T = (() => {
  * cubic in the remainder, in double, rounded once to float32. `Math.fround(Math.exp(x))`
  * differs from it for about 1 input in 1,250.
  */
-function glibcExpf (x: number): number {
+export function glibcExpf (x: number): number {
   const abstop = (float32Bits(x) >>> 20) & 0x7ff
   if (abstop >= 0x42b) {
     if (x === -Infinity) return 0
@@ -164,6 +164,47 @@ function glibcExpf (x: number): number {
   let y = EXPF_C[2] * r + 1
   y = zz * r2 + y
   return f32(y * s)
+}
+
+// glibc's logf (optimized-routines e_logf.c, LOGF_TABLE_BITS 4): (1/c, log c) near each of 16 centres.
+const LOGF_T = [
+  ['0x1.661ec79f8f3bep+0', '-0x1.57bf7808caadep-2'], ['0x1.571ed4aaf883dp+0', '-0x1.2bef0a7c06ddbp-2'],
+  ['0x1.49539f0f010bp+0', '-0x1.01eae7f513a67p-2'], ['0x1.3c995b0b80385p+0', '-0x1.b31d8a68224e9p-3'],
+  ['0x1.30d190c8864a5p+0', '-0x1.6574f0ac07758p-3'], ['0x1.25e227b0b8eap+0', '-0x1.1aa2bc79c81p-3'],
+  ['0x1.1bb4a4a1a343fp+0', '-0x1.a4e76ce8c0e5ep-4'], ['0x1.12358f08ae5bap+0', '-0x1.1973c5a611cccp-4'],
+  ['0x1.0953f419900a7p+0', '-0x1.252f438e10c1ep-5'], ['0x1.0p+0', '0x0.0p+0'],
+  ['0x1.e608cfd9a47acp-1', '0x1.aa5aa5df25984p-5'], ['0x1.ca4b31f026aap-1', '0x1.c5e53aa362eb4p-4'],
+  ['0x1.b2036576afce6p-1', '0x1.526e57720db08p-3'], ['0x1.9c2d163a1aa2dp-1', '0x1.bc2860d22477p-3'],
+  ['0x1.886e6037841edp-1', '0x1.1058bc8a07ee1p-2'], ['0x1.767dcf5534862p-1', '0x1.4043057b6ee09p-2']
+].map(([invc, logc]) => [hexFloat(invc!), hexFloat(logc!)] as const)
+const LOGF_LN2 = hexFloat('0x1.62e42fefa39efp-1')
+const LOGF_A = ['-0x1.00ea348b88334p-2', '0x1.5575b0be00b6ap-2', '-0x1.ffffef20a4123p-2'].map(hexFloat) as [number, number, number]
+
+/**
+ * glibc 2.36's `logf` (what xgboost's `ProbToMargin` calls): x = 2^k z, log1p(z/c - 1) by a
+ * cubic, plus log c + k ln 2, in double, rounded once to float32. It is not correctly
+ * rounded (0.82 ulp), so `Math.fround(Math.log(x))` can differ from it.
+ */
+export function glibcLogf (x: number): number {
+  let ix = float32Bits(x)
+  if (ix === 0x3f800000) return 0
+  if (ix - 0x00800000 >>> 0 >= 0x7f800000 - 0x00800000) {
+    if ((ix << 1) === 0) return -Infinity
+    if (ix === 0x7f800000) return x
+    if ((ix & 0x80000000) !== 0 || (ix << 1 >>> 0) >= 0xff000000) return NaN
+    ix = float32Bits(Math.fround(x * 2 ** 23)) - (23 << 23) // a subnormal, normalised
+  }
+  const tmp = (ix - 0x3f330000) >>> 0
+  const [invc, logc] = LOGF_T[(tmp >>> 19) % 16]!
+  const k = (tmp | 0) >> 23
+  const z = bitsToFloat32((ix - (tmp & (0x1ff << 23))) >>> 0)
+  const r = z * invc - 1
+  const y0 = logc + k * LOGF_LN2
+  const r2 = r * r
+  let y = LOGF_A[1] * r + LOGF_A[2]
+  y = LOGF_A[0] * r2 + y
+  y = y * r2 + (y0 + r)
+  return f32(y)
 }
 
 /** scipy.special.expit of a float32: 1 / (1 + expf(-x)) in float32. */

@@ -10,11 +10,15 @@ import { readPickleFile, type ReadPickleOptions } from '../pickle/read-pickle-fi
 import { findInValue, summarize } from '../pickle/value-walk.js'
 import { NdArray } from '../pickle/numpy.js'
 import { PyObject, PyTuple, type PyValue } from '../pickle/values.js'
-import type { EstimatorState, Vectorizer } from './estimator.js'
-import { chainSteps, pipelineSteps } from './pipeline.js'
+import type { RefusedGlobal } from '../pickle/unresolved.js'
+import type { EstimatorState, Role, Vectorizer } from './estimator.js'
+import { notFitted } from './fitted.js'
+import { chainSteps, isPipeline, pipelineSteps } from './pipeline.js'
 import { TextClassifier, type ModelInfo } from './predictor.js'
 import { describe, sklearnClass, unsupported } from './record.js'
 import { buildEstimator, createEstimator, roleOf } from './registry.js'
+import { refuseUsedGlobals } from './refused-globals.js'
+import { bestEstimator, isSearch, searchInfo, type SearchInfo } from './search.js'
 import { currentUserFunctions, stepFunction, withUserFunctions, type UserFunctions } from './text/user-callables.js'
 
 export interface ModelPaths {
@@ -43,6 +47,8 @@ export interface ModelState {
   readonly classifier: EstimatorState
   /** The scikit-learn version each file was written by (`_sklearn_version`), by file. */
   readonly sklearnVersions: Readonly<Record<string, string>>
+  /** The search object (GridSearchCV, ...) whose best_estimator_ is the model, if one wrapped it. */
+  readonly search?: SearchInfo
 }
 
 export interface LoadedModel {
@@ -67,12 +73,28 @@ function isUserStep (value: PyValue): value is PyObject {
   return value instanceof PyObject && sklearnClass(value) === undefined && functions !== null && functions.has(value.qualifiedName)
 }
 
-/** A value's estimators in pipeline order, Pipelines flattened; bundles give every estimator they hold. */
-function stagesOf (value: PyValue): PyValue[] {
-  if (sklearnClass(value) === 'Pipeline') return pipelineSteps(value as PyObject).flatMap(stagesOf)
+/**
+ * A value's estimators in pipeline order, Pipelines flattened and searches replaced by their
+ * best_estimator_ (each search met is added to `searches`); bundles give every estimator they hold.
+ */
+function stagesOf (value: PyValue, searches: PyObject[] = []): PyValue[] {
+  if (isSearch(value)) {
+    searches.push(value)
+    return stagesOf(bestEstimator(value), searches)
+  }
+  if (isPipeline(value)) return pipelineSteps(value).flatMap(v => stagesOf(v, searches))
   if (value instanceof PyObject) return [value]
   const items = value instanceof PyTuple ? [...value.items] : Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : []
-  return items.filter(item => item instanceof PyObject).flatMap(stagesOf)
+  return items.filter(item => item instanceof PyObject).flatMap(v => stagesOf(v, searches))
+}
+
+/** A top-level stage's state; one that fails because it was saved unfitted says so. */
+function buildStage (role: Role, value: PyValue, where?: string): EstimatorState {
+  try {
+    return buildEstimator(role, value, where)
+  } catch (err) {
+    throw (err instanceof ServiceError ? notFitted(role, value, err) : undefined) ?? err
+  }
 }
 
 /** Splits stages into the text side (vectorizer and steps) and the one classifier. */
@@ -87,7 +109,7 @@ function split (stages: PyValue[]): { text: PyValue[], classifier: PyValue | und
 function versionOf (value: PyValue): string | undefined {
   return findInValue(value,
     v => { const version = v instanceof PyObject ? v.get('_sklearn_version') : undefined; return typeof version === 'string' ? version : undefined },
-    v => !(v instanceof PyObject) || sklearnClass(v) === 'Pipeline')
+    v => !(v instanceof PyObject) || isPipeline(v))
 }
 
 /**
@@ -137,7 +159,7 @@ function buildTextSide (stages: readonly PyValue[]): { textSteps: UserTextStep[]
   const textSteps = (leading as PyObject[]).map(s => ({ name: s.qualifiedName, state: plainData(s.state ?? null, s.qualifiedName) }))
   // Made once here so a factory that fails on its state fails the load.
   for (const step of textSteps) stepFunction(currentUserFunctions(), step.name, `the Pipeline step ${step.name}`, step.state)
-  return { textSteps, vectorizer: buildEstimator('vectorizer', first), steps: rest.map(s => buildEstimator('step', s, 'Pipeline step')) }
+  return { textSteps, vectorizer: buildStage('vectorizer', first), steps: rest.map(s => buildStage('step', s, 'Pipeline step')) }
 }
 
 /**
@@ -161,11 +183,18 @@ async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ stat
   const { functions = null, prepare = null, ...readOptions } = options
   // The app's own globals are allowed only when its functions module ports them.
   const read = { ...readOptions, userGlobals: new Set(functions?.keys() ?? []) }
-  const model = { file: paths.model, value: await readPickleFile(paths.model, read) }
+  // Globals the allow-list refuses are deferred, then refused unless only inert parts hold them.
+  const readChecked = async (file: string): Promise<FileValue> => {
+    const refused: RefusedGlobal[] = []
+    const value = await readPickleFile(file, { ...read, onRefusedGlobal: g => { refused.push(g) } })
+    inFile(file, () => refuseUsedGlobals(value, refused))
+    return { file, value }
+  }
+  const model = await readChecked(paths.model)
   const vectorizers: FileValue[] = []
   // Vectorizer files are read only when the model holds no vectorizer of its own.
   if (!withUserFunctions(functions, () => inFile(model.file, () => split(stagesOf(model.value)))).text.some(s => roleOf(s) === 'vectorizer')) {
-    for (const file of paths.vectorizers ?? []) vectorizers.push({ file, value: await readPickleFile(file, read) })
+    for (const file of paths.vectorizers ?? []) vectorizers.push(await readChecked(file))
   }
   return decodeValues(model, vectorizers, paths.vectorizers ?? [], { functions, prepare })
 }
@@ -183,7 +212,8 @@ function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vector
   const versions: Record<string, string> = {}
   const modelVersion = inFile(model.file, () => versionOf(model.value))
   if (modelVersion !== undefined) versions[model.file] = modelVersion
-  const parts = inFile(model.file, () => split(stagesOf(model.value)))
+  const searches: PyObject[] = []
+  const parts = inFile(model.file, () => split(stagesOf(model.value, searches)))
   if (parts.classifier === undefined) {
     throw new ServiceError('ERR_MODEL_UNSUPPORTED', `no classifier found (the file holds ${describe(model.value)})`, { file: model.file })
   }
@@ -205,8 +235,9 @@ function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vector
     textFile = vectorizers[0]!.file
   }
   const text = inFile(textFile, () => buildTextSide(textStages))
-  const classifier = inFile(model.file, () => buildEstimator('classifier', parts.classifier))
-  const state: ModelState = { ...text, classifier, sklearnVersions: versions }
+  const classifier = inFile(model.file, () => buildStage('classifier', parts.classifier))
+  const search = searches.length === 0 ? {} : { search: inFile(model.file, () => searchInfo(searches[0]!)) }
+  const state: ModelState = { ...text, classifier, sklearnVersions: versions, ...search }
   const predictor = inFile(model.file, () => createPredictor(state, options)) // checks that the feature counts agree
   return { state, predictor, notes }
 }
@@ -236,7 +267,8 @@ function create (state: ModelState, prepare: ((text: string) => string) | null, 
     steps: steps.slice(leadingTfidf).map(s => s.kind),
     nFeatures: vectorizer.nFeatures,
     vectorizerParams: { ...vectorizer.params, ...(leadingTfidf === 1 ? steps[0]!.params : {}) },
-    sklearnVersions: state.sklearnVersions
+    sklearnVersions: state.sklearnVersions,
+    ...(state.search === undefined ? {} : { search: state.search })
   }, labels)
 }
 

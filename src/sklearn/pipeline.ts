@@ -1,17 +1,42 @@
 /**
- * scikit-learn Pipelines on the text side: the steps a Pipeline record holds, a vectorizer
+ * scikit-learn (and imbalanced-learn) Pipelines on the text side: the steps a Pipeline record holds, a vectorizer
  * chained with the steps after it (each width checked against the next), and a Pipeline
  * of a vectorizer and steps as a vectorizer of its own (inside a FeatureUnion).
  */
-import { PyTuple, type PyObject, type PyValue } from '../pickle/values.js'
+import { PyObject, PyTuple, isPyObject, type PyValue } from '../pickle/values.js'
 import { defineEstimator, type EstimatorState, type Step, type Vectorizer } from './estimator.js'
-import { attr, items, shapeError, unsupported } from './record.js'
+import { attr, items, shapeError, sklearnClass, unsupported } from './record.js'
 
-/** The estimators of a Pipeline record, 'passthrough' and None steps left out. */
+/** Whether a value is imbalanced-learn's Pipeline (`imblearn.pipeline.Pipeline`), which may hold samplers. */
+export function isImblearnPipeline (value: PyValue): value is PyObject {
+  return isPyObject(value, 'imblearn.pipeline.Pipeline')
+}
+
+/** Whether a value is a scikit-learn or an imbalanced-learn Pipeline. */
+export function isPipeline (value: PyValue): value is PyObject {
+  return sklearnClass(value) === 'Pipeline' || isImblearnPipeline(value)
+}
+
+/**
+ * Whether a value is an imbalanced-learn sampler: a class that has `fit_resample`, which are
+ * those of `imblearn.over_sampling`, `imblearn.under_sampling`, `imblearn.combine` and
+ * `FunctionSampler` (imbalanced-learn 0.10 to 0.13). Nothing of it is read: prediction skips it.
+ */
+export function isSampler (value: PyValue): boolean {
+  return value instanceof PyObject && (/^imblearn\.(over_sampling|under_sampling|combine)\./.test(value.module) || (value.module.startsWith('imblearn.') && value.name === 'FunctionSampler'))
+}
+
+/**
+ * The estimators of a Pipeline record, 'passthrough' and None steps left out, and in an
+ * imbalanced-learn Pipeline its samplers too: they resample only while fitting, and imblearn's
+ * `Pipeline._iter(filter_resample=True)` skips every step with `fit_resample` when it
+ * predicts (imblearn/pipeline.py, 0.10).
+ */
 export function pipelineSteps (pipeline: PyObject): PyValue[] {
+  const imblearn = isImblearnPipeline(pipeline)
   return items(attr(pipeline, 'steps'), `${pipeline.name}.steps`)
     .map(step => step instanceof PyTuple && step.length >= 2 ? step.items[1] : undefined)
-    .filter(est => est !== null && est !== 'passthrough' && est !== undefined)
+    .filter(est => est !== null && est !== 'passthrough' && est !== undefined && !(imblearn && isSampler(est)))
 }
 
 /** A vectorizer and the steps after it, as one Vectorizer (checked: each width fits the next). */

@@ -7,6 +7,7 @@ import { ServiceError } from '../errors.js'
 import type { Classifier, ConfidenceMethod, TermCoverage, Vectorizer } from './estimator.js'
 import { explainRefusal, explainRow, type Explanation } from './explain.js'
 import { expit, softmaxInPlace } from './math.js'
+import type { SearchInfo } from './search.js'
 import type { SparseRow } from './sparse-row.js'
 
 export interface Prediction {
@@ -33,6 +34,8 @@ export interface ModelInfo {
   readonly vectorizerParams: Readonly<Record<string, unknown>>
   /** The scikit-learn version each file was written by (`_sklearn_version`), by file. */
   readonly sklearnVersions: Readonly<Record<string, string>>
+  /** The search object (GridSearchCV, ...) that wrapped the model, and its best_params_. */
+  readonly search?: SearchInfo
 }
 
 export interface Predictor {
@@ -52,7 +55,7 @@ export function decisionConfidence (decision: Float64Array): number {
 }
 
 /** How a model's text side is described (the classifier describes itself). */
-export type TextSideInfo = Pick<ModelInfo, 'vectorizer' | 'steps' | 'nFeatures' | 'vectorizerParams' | 'sklearnVersions'>
+export type TextSideInfo = Pick<ModelInfo, 'vectorizer' | 'steps' | 'nFeatures' | 'vectorizerParams' | 'sklearnVersions' | 'search'>
 
 export class TextClassifier implements Predictor {
   readonly classes: readonly string[]

@@ -13,6 +13,8 @@ import { calibratedClassifier } from './classifiers/calibration.js'
 import { dummyClassifier } from './classifiers/dummy.js'
 import { forest } from './classifiers/forest.js'
 import { gradientBoosting } from './classifiers/gradient-boosting.js'
+import { kNeighborsClassifier } from './classifiers/k-neighbors.js'
+import { lightgbmClassifier } from './classifiers/lightgbm.js'
 import { linearClassifier } from './classifiers/linear.js'
 import { mlpClassifier } from './classifiers/mlp.js'
 import { oneVsOneClassifier, oneVsRestClassifier } from './classifiers/multiclass.js'
@@ -21,6 +23,7 @@ import { stackingClassifier } from './classifiers/stacking.js'
 import { svcClassifier } from './classifiers/svc.js'
 import { decisionTree } from './classifiers/tree.js'
 import { votingClassifier } from './classifiers/voting.js'
+import { xgboostClassifier } from './classifiers/xgboost.js'
 import type { BuildContext, CreateContext, EstimatorModule, EstimatorState, Role, RuntimeOf } from './estimator.js'
 import { describe, sklearnClass, unsupported } from './record.js'
 import { textPipeline } from './pipeline.js'
@@ -47,6 +50,7 @@ const MODULES: readonly EstimatorModule[] = [
   linearClassifier,
   naiveBayes,
   svcClassifier,
+  kNeighborsClassifier,
   decisionTree,
   forest,
   dummyClassifier,
@@ -58,13 +62,14 @@ const MODULES: readonly EstimatorModule[] = [
   votingClassifier,
   stackingClassifier,
   oneVsRestClassifier,
-  oneVsOneClassifier
+  oneVsOneClassifier,
+  xgboostClassifier,
+  lightgbmClassifier
 ]
 
 /** Classes refused by name, with the reason a user needs. */
 const REFUSED: ReadonlyMap<string, string> = new Map([
-  ['KNeighborsClassifier', "KNeighborsClassifier is not supported: its ties between equally distant neighbours follow numpy's selection order, which cannot be reproduced exactly"],
-  ['RadiusNeighborsClassifier', 'RadiusNeighborsClassifier is not supported: neighbour searches cannot be reproduced exactly'],
+  ['RadiusNeighborsClassifier', 'RadiusNeighborsClassifier is not supported (KNeighborsClassifier on sparse rows is)'],
   ['ColumnTransformer', 'ColumnTransformer is not supported: it selects columns of a table, and tfidf-serve classifies text (use a FeatureUnion of vectorizers)']
 ])
 
@@ -77,9 +82,17 @@ function supportedNames (role: Role): string[] {
   return MODULES.filter(m => m.role === role).flatMap(m => m.names)
 }
 
+/** Modules of other libraries whose estimators follow scikit-learn's API: served by class name too. */
+const OTHER_LIBRARIES = /^(xgboost\.sklearn|lightgbm\.sklearn|lightgbm\.basic)$/
+
+/** The class name of a record the table may serve: a scikit-learn class, or one of OTHER_LIBRARIES'. */
+function estimatorClass (value: PyValue): string | undefined {
+  return sklearnClass(value) ?? (value instanceof PyObject && OTHER_LIBRARIES.test(value.module) ? value.name : undefined)
+}
+
 /** The role a record's class plays, or undefined when it is not served. */
 export function roleOf (value: PyValue): Role | undefined {
-  const name = sklearnClass(value)
+  const name = estimatorClass(value)
   return name === undefined ? undefined : BY_NAME.get(name)?.role
 }
 
@@ -95,7 +108,7 @@ const createContext: CreateContext = { create: (role, state) => createEstimator(
  * ERR_MODEL_SHAPE naming an attribute whose arrays do not fit.
  */
 export function buildEstimator (role: Role, value: PyValue, where = ''): EstimatorState {
-  const name = sklearnClass(value)
+  const name = estimatorClass(value)
   const prefix = where === '' ? '' : `${where}: `
   const refused = name === undefined ? undefined : REFUSED.get(name)
   if (refused !== undefined) unsupported(prefix + refused)

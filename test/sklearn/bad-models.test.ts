@@ -137,11 +137,11 @@ describe('model files whose arrays do not fit are refused at load, naming the at
 })
 
 describe('estimators still unsupported fail at load with one line naming the class and the file', () => {
-  it('a KNeighborsClassifier pipeline written by scikit-learn 1.9.1, with the reason', async () => {
-    const file = path.join(CASES, 'refused', 'knn-pipeline.pkl')
+  it('a RadiusNeighborsClassifier pipeline written by scikit-learn 1.9.1, with the reason', async () => {
+    const file = path.join(CASES, 'refused', 'radius-pipeline.pkl')
     const err = await serviceErrorOf(async () => await loadModel({ model: file }))
     expect(err.code).to.equal('ERR_MODEL_UNSUPPORTED')
-    expect(err.message).to.equal(`KNeighborsClassifier is not supported: its ties between equally distant neighbours follow numpy's selection order, which cannot be reproduced exactly in ${file}`)
+    expect(err.message).to.equal(`RadiusNeighborsClassifier is not supported (KNeighborsClassifier on sparse rows is) in ${file}`)
   })
 
   it('an unsupported estimator inside an ensemble names its place and what is served', async () => {

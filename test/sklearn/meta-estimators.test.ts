@@ -117,10 +117,10 @@ describe('meta-estimators and MLP refuse corrupt records at load', () => {
 
     it('refuses an inner estimator it does not serve, naming where it is', async () => {
       const voting = await record('voting-hard')
-      list(voting, 'estimators_')[1] = new PyObject('sklearn.neighbors._classification', 'KNeighborsClassifier')
+      list(voting, 'estimators_')[1] = new PyObject('sklearn.neighbors._classification', 'RadiusNeighborsClassifier')
       const err = buildError(voting)
       expect(err.code).to.equal('ERR_MODEL_UNSUPPORTED')
-      expect(err.message).to.match(/^VotingClassifier\.estimators_\[1\]: KNeighborsClassifier is not supported/)
+      expect(err.message).to.match(/^VotingClassifier\.estimators_\[1\]: RadiusNeighborsClassifier is not supported/)
     })
 
     it('refuses an inner estimator whose classes are not the encoded classes', async () => {

@@ -13,6 +13,7 @@ export function createExplainHandler (ctx: AppContext, modelOf: ModelOf = defaul
   return async (req, res) => {
     const model = modelOf(req)
     res.locals.model = model.name
+    res.locals.modelVersion = model.version
     const body = ctx.validator.explain(req.body)
     const explanations = await withinRequestTime(res, ctx, ctx.pool.explain(body.texts, body.topK, model.key))
     res.locals.texts = body.texts.length

@@ -128,6 +128,7 @@ export function createPredictHandlers (ctx: AppContext, modelOf: ModelOf = defau
     const started = res.locals.startedAt as number
     const model = modelOf(req)
     res.locals.model = model.name
+    res.locals.modelVersion = model.version
     const body = parse(req.body)
     const texts = body.form === 'single' ? [body.text] : body.texts
     const r = await withinRequestTime(res, ctx, predictTexts(ctx, model, texts, body.form === 'single' ? 1 : body.batchSize))

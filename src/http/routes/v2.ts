@@ -10,14 +10,14 @@ import { gunzipSync, inflateSync } from 'node:zlib'
 import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express'
 import { ServiceError } from '../../errors.js'
 import { encodeOutputs, inferResponse, parseInferRequest, V2InputError } from '../../protocol/v2/infer.js'
+import { modelTensors, V2_EXTENSIONS, V2_PLATFORM } from '../../protocol/v2/metadata.js'
 import type { ServedModel } from '../../repository/model-repository.js'
 import { BODY_LIMIT, readRawBody } from '../body.js'
 import { API_VERSION, type AppContext } from '../context.js'
 import { JsonShapeScanner } from '../json-shape.js'
 import { servedModel, withinRequestTime } from './predict.js'
 
-/** The extensions implemented (server metadata lists only these). */
-export const V2_EXTENSIONS = ['model_repository', 'binary_tensor_data', 'classification'] as const
+export { V2_EXTENSIONS }
 
 /** Sends a V2 JSON body with exactly `application/json` (kserve's client reads errors only then). */
 function sendV2 (res: Response, status: number, body: unknown): void {
@@ -38,18 +38,11 @@ function modelOf (ctx: AppContext, req: Request): ServedModel {
 
 function metadata (model: ServedModel, versions: readonly string[]): Record<string, unknown> {
   const s = model.status
-  const width = s.classes.length
   return {
     name: model.name,
     versions,
-    platform: 'sklearn',
-    inputs: [{ name: 'text', datatype: 'BYTES', shape: [-1] }],
-    outputs: [
-      { name: 'predict', datatype: 'BYTES', shape: [-1] },
-      ...(s.outputs.proba ? [{ name: 'predict_proba', datatype: 'FP64', shape: [-1, width] }] : []),
-      ...(s.outputs.decisionWidth > 0 ? [{ name: 'decision_function', datatype: 'FP64', shape: [-1, s.outputs.decisionWidth] }] : []),
-      { name: 'confidence', datatype: 'FP64', shape: [-1] }
-    ],
+    platform: V2_PLATFORM,
+    ...modelTensors(s),
     classes: model.labels,
     parameters: { classifier: s.classifier, vectorizer: s.vectorizer, confidence: s.confidence }
   }
@@ -108,6 +101,7 @@ export function createV2Router (ctx: AppContext): Router {
   const infer: RequestHandler = async (req, res) => {
     const model = modelOf(ctx, req)
     res.locals.model = model.name
+    res.locals.modelVersion = model.version
     const { json, binary } = splitBody(req, limits.maxBatchSize)
     const request = parseInferRequest(json, binary, limits)
     res.locals.texts = request.texts.length

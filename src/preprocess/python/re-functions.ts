@@ -41,7 +41,7 @@ function compilePattern (pattern: string, flags: readonly string[]): TranslatedP
     if (key === undefined) refuse(pattern, `the flag ${JSON.stringify(name)} is not one of ${Object.keys(FLAG_NAMES).join(', ')}`)
     given[key] = true
   }
-  return translatePythonPattern(pattern, { flags: given, label: 'pattern', allowEmptyMatch: true, strictGroups: true })
+  return translatePythonPattern(pattern, { flags: given, label: 'pattern', allowEmptyMatch: true, strict: true })
 }
 
 /** Where the scan goes on after an empty match at `index`: one code point further. */

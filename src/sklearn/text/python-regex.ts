@@ -25,7 +25,7 @@ import { hasCased, ignoreCaseRanges, isCased, type ClassItems } from './sre-igno
 import { DIGIT_RANGES, SPACE_RANGES, WORD_RANGES } from './unicode-tables.js'
 
 export interface TranslatedPattern {
-  /** The JavaScript regular expression (flags 'gv'). */
+  /** The JavaScript regular expression (flags 'gu'). */
   readonly regex: RegExp
   /** Capturing groups: findall returns group 1 when there is exactly one. */
   readonly groups: number
@@ -72,11 +72,13 @@ export interface TranslateOptions {
    */
   readonly allowEmptyMatch?: boolean
   /**
-   * Refuse back-references JavaScript resolves differently from sre: to a group that may
-   * not have taken part (sre fails, JavaScript matches empty), to an unstable group, or
-   * inside a look-behind. Defaults to false (token patterns keep their former translation).
+   * Refuse what JavaScript matches differently from sre in corner cases: back-references
+   * to a group that may not have taken part (sre fails, JavaScript matches empty), to an
+   * unstable group, or inside a look-behind; a repeat of something that can match empty
+   * by a path tried before a longer one (`(?:|a)?`, `(?:a*?)*`, or lazily repeated).
+   * Defaults to false (token patterns keep their former translation).
    */
-  readonly strictGroups?: boolean
+  readonly strict?: boolean
 }
 
 interface Flags { ascii: boolean, ignoreCase: boolean, multiline: boolean, dotAll: boolean, verbose: boolean, unicode: boolean }
@@ -106,6 +108,31 @@ function rangesSource (ranges: readonly number[]): string {
   return out
 }
 
+/** The union of flat range lists, sorted and merged. */
+function union (lists: ReadonlyArray<readonly number[]>): number[] {
+  const pairs: Array<[number, number]> = []
+  for (const list of lists) for (let i = 0; i < list.length; i += 2) pairs.push([list[i]!, list[i + 1]!])
+  pairs.sort((a, b) => a[0] - b[0])
+  const out: number[] = []
+  for (const [lo, hi] of pairs) {
+    if (out.length > 0 && lo <= out[out.length - 1]! + 1) out[out.length - 1] = Math.max(out[out.length - 1]!, hi)
+    else out.push(lo, hi)
+  }
+  return out
+}
+
+/** The code points (0 to 0x10FFFF) outside sorted, merged flat ranges. */
+function complement (ranges: readonly number[]): number[] {
+  const out: number[] = []
+  let next = 0
+  for (let i = 0; i < ranges.length; i += 2) {
+    if (ranges[i]! > next) out.push(next, ranges[i]! - 1)
+    next = ranges[i + 1]! + 1
+  }
+  if (next <= 0x10ffff) out.push(next, 0x10ffff)
+  return out
+}
+
 const isAsciiLetter = (cp: number): boolean => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)
 const asciiLower = (cp: number): number => cp >= 0x41 && cp <= 0x5a ? cp + 32 : cp
 
@@ -114,7 +141,7 @@ class Translator {
   readonly #pattern: string
   readonly #flags: Flags
   readonly #label: string
-  readonly #strictGroups: boolean
+  readonly #strict: boolean
   #pos = 0
   groups = 0
   /** Width of each closed group; undefined while it is open. */
@@ -129,12 +156,12 @@ class Translator {
   readonly #digit: string
   readonly #space: string
 
-  constructor (pattern: string, flags: Flags, start: number, label: string, strictGroups: boolean) {
+  constructor (pattern: string, flags: Flags, start: number, label: string, strict: boolean) {
     this.#pattern = pattern
     this.#src = Array.from(pattern)
     this.#flags = flags
     this.#label = label
-    this.#strictGroups = strictGroups
+    this.#strict = strict
     this.#pos = start
     this.#word = rangesSource(flags.ascii ? ASCII_WORD : WORD_RANGES)
     this.#digit = rangesSource(flags.ascii ? ASCII_DIGIT : DIGIT_RANGES)
@@ -206,11 +233,20 @@ class Translator {
       // A quantifier here follows nothing, an anchor or another quantifier: Python refuses it.
       if (c === '{' && this.#braceQuantifier() !== undefined) this.#fail(`nothing to repeat at ${this.#pos}`)
       const g0 = this.groups
+      const outerPrefersEmpty = this.prefersEmpty
+      this.prefersEmpty = false
       const atom = this.#atom()
+      const atomPrefersEmpty = this.prefersEmpty
+      this.prefersEmpty ||= outerPrefersEmpty
       let piece: Piece = atom
       if (atom.quantifiable) {
         const q = this.#quantifier()
         if (q !== undefined) {
+          if (this.#strict && atom.min === 0 && (atomPrefersEmpty || q.lazy)) {
+            // After an empty iteration sre tries what follows the repeat before the body's other
+            // paths; JavaScript rejects the empty iteration and tries those paths first.
+            this.#fail('a repeat of something that can match the empty string before a longer match')
+          }
           this.#noteRepeat(atom, q, g0)
           piece = { src: atom.src + q.src, min: atom.min * q.min, max: atom.max === 0 ? 0 : atom.max * q.max }
         }
@@ -378,7 +414,7 @@ class Translator {
     const width = this.#groupWidths[g]
     if (width === undefined) this.#fail(`a reference to the open group ${g}`)
     if (this.#flags.ignoreCase) this.#fail('a group reference under (?i)')
-    if (this.#strictGroups) {
+    if (this.#strict) {
       if (this.optional.has(g)) this.#fail(`a reference to group ${g}, which may not take part in the match`)
       if (this.unstable.has(g)) this.#fail(`a reference to group ${g}, which is inside a repeat`)
       if (this.#inLookbehind > 0) this.#fail('a group reference inside a look-behind')
@@ -407,6 +443,22 @@ class Translator {
   }
 
   /** A class escape (\w \W \d \D \s \S) as class content, or undefined. */
+  /** What a class escape matches inside a class, as flat ranges (a 'u' class cannot nest), or undefined. */
+  #classEscapeRanges (c: string): readonly number[] | undefined {
+    const word = this.#flags.ascii ? ASCII_WORD : WORD_RANGES
+    const digit = this.#flags.ascii ? ASCII_DIGIT : DIGIT_RANGES
+    const space = this.#flags.ascii ? ASCII_SPACE : SPACE_RANGES
+    switch (c) {
+      case 'w': return word
+      case 'W': return complement(word)
+      case 'd': return digit
+      case 'D': return complement(digit)
+      case 's': return space
+      case 'S': return complement(space)
+      default: return undefined
+    }
+  }
+
   #classEscape (c: string): string | undefined {
     switch (c) {
       case 'w': return `[${this.#word}]`
@@ -480,8 +532,7 @@ class Translator {
     const items = this.#classItems()
     if (this.#flags.ignoreCase && this.#flags.ascii) return this.#asciiIgnoreCaseClass(items)
     if (this.#flags.ignoreCase && hasCased(items)) return `[${rangesSource(ignoreCaseRanges(items))}]`
-    let out = rangesSource(items.ranges)
-    for (const src of items.escapeSources) out += src
+    const out = rangesSource(union([items.ranges, ...items.escapeRanges]))
     return items.negated ? `[^${out}]` : `[${out}]`
   }
 
@@ -489,14 +540,14 @@ class Translator {
    * A class under (?ai): sre lowers the input with ASCII rules only and tests it against the
    * members lowered the same way (IN_IGNORE), when some member is an ASCII letter.
    */
-  #asciiIgnoreCaseClass (items: ClassItems & { escapeSources: string[] }): string {
-    let out = ''
+  #asciiIgnoreCaseClass (items: ClassItems & { escapeRanges: Array<readonly number[]> }): string {
+    let ranges: readonly number[]
     let cased = false
     for (let i = 0; i < items.ranges.length && !cased; i += 2) {
       for (let cp = items.ranges[i]!; cp <= Math.min(items.ranges[i + 1]!, 0x7f) && !cased; cp++) cased = isAsciiLetter(cp)
     }
     if (!cased) {
-      out = rangesSource(items.ranges)
+      ranges = items.ranges
     } else {
       const lowered = new Set<number>()
       const beyond: number[] = []
@@ -509,13 +560,13 @@ class Translator {
       const ascii: number[] = []
       for (let cp = 0; cp <= 0x7f; cp++) if (lowered.has(asciiLower(cp))) ascii.push(cp, cp)
       // Class escapes under (?a) treat upper and lower ASCII letters alike, so adding them as they are is exact.
-      out = rangesSource(ascii) + rangesSource(beyond)
+      ranges = [...ascii, ...beyond]
     }
-    for (const src of items.escapeSources) out += src
+    const out = rangesSource(union([ranges, ...items.escapeRanges]))
     return items.negated ? `[^${out}]` : `[${out}]`
   }
 
-  #classItems (): ClassItems & { escapeSources: string[] } {
+  #classItems (): ClassItems & { escapeRanges: Array<readonly number[]> } {
     let negated = false
     if (this.#peek() === '^') {
       negated = true
@@ -523,7 +574,7 @@ class Translator {
     }
     const ranges: number[] = []
     const escapes: Array<(cp: number) => boolean> = []
-    const escapeSources: string[] = []
+    const escapeRanges: Array<readonly number[]> = []
     let first = true
     for (;;) {
       const c = this.#src[this.#pos++]
@@ -534,9 +585,9 @@ class Translator {
       if (c === '\\') {
         const e = this.#src[this.#pos++]
         if (e === undefined) return this.#fail('a trailing backslash')
-        const cls = this.#classEscape(e)
+        const cls = this.#classEscapeRanges(e)
         if (cls !== undefined) {
-          escapeSources.push(cls)
+          escapeRanges.push(cls)
           escapes.push(this.#classPredicate(e))
           continue
         }
@@ -561,7 +612,7 @@ class Translator {
         ranges.push(low, low)
       }
     }
-    return { ranges, escapes, escapeSources, negated }
+    return { ranges, escapes, escapeRanges, negated }
   }
 
   /** What a class escape matches, as a predicate (for IGNORECASE classes). */
@@ -625,13 +676,14 @@ const WORD_RUN = /^(\\b)?((?:\\w)*)(?:\\w\+|\\w\{(\d+),\})(\\b)?$/
 export function translatePythonPattern (pattern: string, options: TranslateOptions = {}): TranslatedPattern {
   const label = options.label ?? 'token_pattern'
   const { flags, start } = readFlags(pattern, options.flags ?? {}, label)
-  const translator = new Translator(pattern, flags, start, label, options.strictGroups ?? false)
+  const translator = new Translator(pattern, flags, start, label, options.strict ?? false)
   const translated = translator.translate()
   const source = translated.src
   let regex: RegExp
   try {
     // No 'i' flag: case-insensitive literals and classes are already spelled out as sre matches them.
-    regex = new RegExp(source, 'gv')
+    // Not 'v': Node 20's V8 drops the negation of [^a] in (?:[^a]b)+ under it.
+    regex = new RegExp(source, 'gu')
   } catch (err) {
     return unsupported(`the translation failed (${(err as Error).message.slice(0, 80)})`, pattern, label)
   }

@@ -1,0 +1,108 @@
+/**
+ * `inference.GRPCInferenceService`: the Open Inference Protocol over gRPC, answering as the REST
+ * V2 routes do (src/http/routes/v2.ts) from the same pool, repository, limits and timeouts:
+ * health, server and model metadata, inference on any served model, and Triton's repository
+ * RPCs (index, load, unload).
+ */
+import { status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
+import { ServiceError } from '../errors.js'
+import { API_VERSION, type AppContext } from '../http/context.js'
+import { servedModel } from '../http/routes/predict.js'
+import { modelTensors, V2_EXTENSIONS, V2_PLATFORM } from '../protocol/v2/metadata.js'
+import type { ServedModel } from '../repository/model-repository.js'
+import { inferResponseMessage, readInferRequest, type ModelInferRequest } from './infer-messages.js'
+import { GrpcStatusError, toGrpcError } from './status.js'
+
+/** What the gRPC services use of the app's context: the very objects REST uses. */
+export type GrpcContext = Pick<AppContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'>
+
+/** A handler of one RPC; `never` takes each handler's own request type. */
+type Handler = (request: never) => unknown
+
+/** A unary handler: its value is the response, its error the status (src/grpc/status.ts). */
+function unary (ctx: GrpcContext, method: string, handle: Handler): (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void {
+  return (call, callback) => {
+    Promise.resolve().then(() => handle(call.request as never)).then(
+      response => callback(null, response),
+      (err: unknown) => callback(toGrpcError(err, ctx.logger, method))
+    )
+  }
+}
+
+/** The served model `name`, its version checked (an empty version: whichever is served). */
+function modelOf (ctx: GrpcContext, name: string, version: string): ServedModel {
+  // servedModel reads only ctx.repository, which a GrpcContext has.
+  const model = servedModel(ctx as AppContext, name)
+  if (version !== '' && version !== model.version) throw new ServiceError('ERR_NOT_FOUND', `model ${model.name} has no version ${version} being served (it serves version ${model.version})`)
+  return model
+}
+
+/** Resolves with `work`, or fails as REST does when the request passes REQUEST_TIMEOUT_MS. */
+async function withinRequestTime<T> (ctx: GrpcContext, started: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ServiceError('ERR_REQUEST_TIMEOUT', `request took longer than ${ctx.config.requestTimeoutMs} ms`)), Math.max(0, ctx.config.requestTimeoutMs - (performance.now() - started)))
+  })
+  try {
+    return await Promise.race([work, timeout])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Triton's repository RPCs name a repository; there is one, so only the empty name (any) is served. */
+function checkRepositoryName (name: string): void {
+  if (name !== '') throw new GrpcStatusError(status.UNIMPLEMENTED, `named repositories are not supported (got ${JSON.stringify(name)}); leave repository_name empty`)
+}
+
+export function createInferenceService (ctx: GrpcContext): UntypedServiceImplementation {
+  const limits = { maxBatchSize: ctx.config.maxBatchSize, maxTextLength: ctx.config.maxTextLength }
+  const handlers: Record<string, Handler> = {
+    ServerLive: () => ({ live: true }),
+    ServerReady: () => ({ ready: ctx.pool.ready && ctx.repository.default !== undefined }),
+    ModelReady: (req: { name: string, version: string }) => {
+      if (ctx.repository.entry(req.name) === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(req.name)}`)
+      const served = ctx.repository.get(req.name)
+      return { ready: served !== undefined && (req.version === '' || req.version === served.version) }
+    },
+    ServerMetadata: () => ({ name: 'tfidf-serve', version: API_VERSION, extensions: [...V2_EXTENSIONS] }),
+    ModelMetadata: (req: { name: string, version: string }) => {
+      const model = modelOf(ctx, req.name, req.version)
+      const s = model.status
+      return {
+        name: model.name,
+        versions: ctx.repository.entry(model.name)?.versions ?? [model.version],
+        platform: V2_PLATFORM,
+        ...modelTensors(s),
+        // REST's `classes` and `parameters`, as the map of strings gRPC has for them.
+        properties: { classes: JSON.stringify(model.labels), classifier: s.classifier, vectorizer: s.vectorizer, confidence: s.confidence }
+      }
+    },
+    ModelInfer: async (req: ModelInferRequest) => {
+      const started = performance.now()
+      const model = modelOf(ctx, req.model_name, req.model_version)
+      const request = readInferRequest(req, limits)
+      const scores = await withinRequestTime(ctx, started, ctx.pool.score(request.texts, 10, model.key))
+      const response = inferResponseMessage(request, scores, { name: model.name, version: model.version, labels: model.labels })
+      ctx.metrics.record(request.texts.length, (performance.now() - started) / 1000)
+      return response
+    },
+    RepositoryIndex: (req: { repository_name: string, ready: boolean }) => {
+      checkRepositoryName(req.repository_name)
+      const entries = ctx.repository.entries().filter(e => !req.ready || e.served !== null)
+      return { models: entries.map(e => ({ name: e.name, version: e.served?.version ?? e.versions[e.versions.length - 1] ?? '', state: e.state, reason: e.reason })) }
+    },
+    RepositoryModelLoad: async (req: { repository_name: string, model_name: string }) => {
+      checkRepositoryName(req.repository_name)
+      const entry = await ctx.repository.load(req.model_name)
+      if (entry.state !== 'READY' || entry.reason !== '') throw new ServiceError('ERR_MODEL_NOT_READY', `model ${entry.name} failed to load: ${entry.reason}`)
+      return {}
+    },
+    RepositoryModelUnload: async (req: { repository_name: string, model_name: string }) => {
+      checkRepositoryName(req.repository_name)
+      await ctx.repository.unload(req.model_name)
+      return {}
+    }
+  }
+  return Object.fromEntries(Object.entries(handlers).map(([name, handle]) => [name, unary(ctx, name, handle)]))
+}

@@ -1,0 +1,433 @@
+/**
+ * xgboost's XGBClassifier (`xgboost.sklearn`), as xgboost 1.7 pickles it and as its
+ * `predict` and `predict_proba` compute on a TF-IDF row. Checked against Debian's xgboost
+ * 1.7.4 (C++ sources at the v1.7.4 tag: src/predictor/cpu_predictor.cc, predict_fn.h,
+ * src/common/math.h, src/objective/regression_loss.h, src/learner.cc).
+ *
+ * The pickle: the wrapper's `__dict__` (`classes_`, `n_classes_`, `objective`, `missing`,
+ * ...) with `_Booster`, a `xgboost.core.Booster` whose state holds `handle`, the C++ model
+ * serialized as UBJSON (`{"Config": ..., "Model": {"learner": ..., "version": [1, 7, 4]}}`),
+ * and the Python attribute `best_iteration`.
+ *
+ * Prediction, all in float32 as xgboost computes it:
+ * - The wrapper hands xgboost the CSR row as it is, so an absent feature is *missing* (it
+ *   follows the node's default direction), not 0; a present value is cast to float32 and
+ *   goes left when `value < split_condition` (float32), right (the left child + 1) otherwise.
+ *   Values equal to the wrapper's `missing` (NaN by default) count as absent.
+ * - The margin starts at the base margin (`ProbToMargin(base_score)`: -logf(1/b - 1) for
+ *   binary:logistic, b itself for the multi-class objectives) and adds each tree's leaf
+ *   value to its class's margin in tree order, every addition rounded to float32.
+ * - Trees used: the first `best_iteration + 1` rounds (`_get_iteration_range`), every tree
+ *   when the Booster has no `best_iteration`.
+ * - binary:logistic: p = 1 / (1 + expf(min(-m, 88.7))) in float32 (glibc's expf),
+ *   predict_proba [1 - p, p], label p > 0.5.
+ * - multi:softprob: expf(m - max) per class, summed in double, each divided by the float32
+ *   of the sum; label the first largest probability (numpy's argmax).
+ * - multi:softmax: predict_proba is scipy's softmax of the float32 margins (numpy's float32
+ *   exp and pairwise sum); label the first largest margin (xgboost's FindMaxIndex).
+ * Labels are the class indices 0..K-1, as xgboost 1.7 requires them and `predict` returns.
+ */
+import { readUbjson, type UbjValue } from '../../pickle/ubjson.js'
+import { PyByteArray, PyObject, type PyValue } from '../../pickle/values.js'
+import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
+import { glibcExpf, glibcLogf, softmaxFloat32InPlace } from '../float32.js'
+import { attr, describe, readClasses, shapeError, unsupported } from '../record.js'
+import type { SparseRow } from '../sparse-row.js'
+
+const OBJECTIVES = ['binary:logistic', 'multi:softprob', 'multi:softmax'] as const
+type Objective = typeof OBJECTIVES[number]
+
+/** The trees a prediction uses, their nodes side by side (node ids global to all trees). */
+export interface BoosterState {
+  readonly nFeatures: number
+  /** Margins per row: 1 for binary:logistic, the class count for the multi-class objectives. */
+  readonly nGroups: number
+  /** Tree t's nodes are treeStart[t] .. treeStart[t + 1] - 1, its root the first. */
+  readonly treeStart: Int32Array
+  /** The margin each tree adds to (`tree_info`). */
+  readonly treeGroup: Int32Array
+  /** Left child (global id), -1 at a leaf; the right child is always the left child + 1. */
+  readonly left: Int32Array
+  /** Where a missing feature goes (global id). */
+  readonly defaultChild: Int32Array
+  readonly feature: Int32Array
+  /** The split condition, or at a leaf the leaf value. */
+  readonly value: Float32Array
+  /** The margin every row starts from, a float32. */
+  readonly baseMargin: number
+  /** The wrapper's `missing` as float32; NaN (the default) matches no TF-IDF value. */
+  readonly missing: number
+}
+
+interface XgbState extends EstimatorState {
+  readonly classes: readonly string[]
+  readonly objective: Objective
+  readonly booster: BoosterState
+  readonly params: Readonly<Record<string, string | number>>
+}
+
+type Json = UbjValue
+
+function isMap (v: Json | undefined): v is Map<string, Json> {
+  return v instanceof Map
+}
+
+/** A key of a UBJSON object, the path named when it is missing or of the wrong kind. */
+function field (obj: Json | undefined, key: string, where: string): Json {
+  if (!isMap(obj)) return shapeError(`${where} is not an object`)
+  const v = obj.get(key)
+  if (v === undefined) return shapeError(`${where} has no '${key}'`)
+  return v
+}
+
+function objectField (obj: Json | undefined, key: string, where: string): Map<string, Json> {
+  const v = field(obj, key, where)
+  if (!isMap(v)) return shapeError(`${where}.${key} is not an object`)
+  return v
+}
+
+/** xgboost keeps its parameters as strings ("3", "5E-1"). */
+function stringField (obj: Json | undefined, key: string, where: string): string {
+  const v = field(obj, key, where)
+  if (typeof v !== 'string') return shapeError(`${where}.${key} is not a string`)
+  return v
+}
+
+function intField (obj: Json | undefined, key: string, where: string, min: number, max: number): number {
+  const text = stringField(obj, key, where)
+  const n = /^-?\d{1,15}$/.test(text) ? Number(text) : Number.NaN
+  if (!(n >= min && n <= max)) shapeError(`${where}.${key} is ${JSON.stringify(text)}, not an integer in ${min}..${max}`)
+  return n
+}
+
+/** A list of numbers (a typed array, or an untyped one as a JSON model holds), as doubles. */
+function numbers (v: Json, what: string, length: number): Float64Array {
+  let out: Float64Array
+  if (v instanceof BigInt64Array) out = Float64Array.from(v, Number)
+  else if (ArrayBuffer.isView(v)) out = Float64Array.from(v as ArrayLike<number>)
+  else if (Array.isArray(v) && v.every(x => typeof x === 'number')) out = Float64Array.from(v as number[])
+  else return shapeError(`${what} is not an array of numbers`)
+  if (length >= 0 && out.length !== length) shapeError(`${what} has ${out.length} items, expected ${length}`)
+  return out
+}
+
+function integers (v: Json, what: string, length: number): Float64Array {
+  const out = numbers(v, what, length)
+  for (let i = 0; i < out.length; i++) if (!Number.isSafeInteger(out[i])) shapeError(`${what}[${i}] is ${out[i]!}, not an integer`)
+  return out
+}
+
+/** The bytes of the Booster's `handle`: a bytearray in 1.7, bytes in some versions. */
+function handleBytes (booster: PyObject): Uint8Array {
+  const handle = booster.get('handle')
+  if (handle instanceof PyByteArray) return handle.bytes
+  if (handle instanceof Uint8Array) return handle
+  return unsupported(`XGBClassifier._Booster.handle is ${describe(handle)}: is it fitted?`)
+}
+
+/** The UBJSON document of a pickled Booster, refusing what xgboost < 1.6 wrote. */
+function boosterDocument (bytes: Uint8Array): Map<string, Json> {
+  // 1.6+ writes a UBJSON object; earlier versions wrote their binary format with a JSON config.
+  if (bytes[0] !== 0x7b) unsupported('XGBClassifier._Booster holds a model in the format of xgboost < 1.6, which is not supported: load it with xgboost 1.7 and pickle it again')
+  const doc = readUbjson(bytes)
+  if (!isMap(doc)) return shapeError('XGBClassifier._Booster.handle is not a UBJSON object')
+  return doc
+}
+
+function versionOf (model: Map<string, Json>): string {
+  const v = field(model, 'version', 'Booster Model')
+  const parts = Array.isArray(v) || ArrayBuffer.isView(v) ? Array.from(v as ArrayLike<unknown>, Number) : []
+  if (parts.length !== 3 || !parts.every(Number.isSafeInteger)) return shapeError('Booster Model.version is not [major, minor, patch]')
+  return parts.join('.')
+}
+
+/** Reads one tree's nodes into the global arrays at `offset`, checking it is one tree whose walks end at leaves. */
+function readTree (tree: Json, where: string, nFeatures: number, offset: number, out: { left: number[], defaultChild: number[], feature: number[], value: number[] }): number {
+  const param = objectField(tree, 'tree_param', where)
+  const n = intField(param, 'num_nodes', `${where}.tree_param`, 1, 2 ** 31 - 1)
+  if (param.has('size_leaf_vector') && stringField(param, 'size_leaf_vector', `${where}.tree_param`) !== '0') unsupported(`${where} has vector leaves, which are not supported`)
+  const left = integers(field(tree, 'left_children', where), `${where}.left_children`, n)
+  const right = integers(field(tree, 'right_children', where), `${where}.right_children`, n)
+  const splitIndex = integers(field(tree, 'split_indices', where), `${where}.split_indices`, n)
+  const conds = numbers(field(tree, 'split_conditions', where), `${where}.split_conditions`, n)
+  const defaultLeft = integers(field(tree, 'default_left', where), `${where}.default_left`, n)
+  const splitType = isMap(tree) && tree.has('split_type') ? integers(tree.get('split_type')!, `${where}.split_type`, n) : new Float64Array(0)
+  const catNodes = isMap(tree) && tree.has('categories_nodes') ? numbers(tree.get('categories_nodes')!, `${where}.categories_nodes`, -1) : new Float64Array(0)
+  if (splitType.some(t => t !== 0) || catNodes.length > 0) unsupported(`${where} has categorical splits, which are not supported`)
+  // Walk from the root: every reachable node is reached once, so every walk ends at a leaf.
+  const seen = new Uint8Array(n)
+  const stack = [0]
+  seen[0] = 1
+  while (stack.length > 0) {
+    const node = stack.pop()!
+    const l = left[node]!
+    if (l === -1) continue
+    const r = right[node]!
+    // xgboost takes `left + !(x < cond)` as the child, so the right child must be left + 1.
+    if (!(l > 0 && l < n && r === l + 1 && r < n)) shapeError(`${where}: node ${node} has children ${l} and ${r}, not two adjacent nodes in 1..${n - 1}`)
+    if (!(splitIndex[node]! >= 0 && splitIndex[node]! < nFeatures)) shapeError(`${where}: node ${node} splits on feature ${splitIndex[node]!}, outside 0..${nFeatures - 1}`)
+    for (const child of [l, r]) {
+      if (seen[child] === 1) shapeError(`${where}: node ${child} is reached twice`)
+      seen[child] = 1
+      stack.push(child)
+    }
+  }
+  for (let node = 0; node < n; node++) {
+    const l = left[node]!
+    out.left.push(l === -1 || seen[node] === 0 ? -1 : offset + l)
+    out.defaultChild.push(l === -1 || seen[node] === 0 ? -1 : offset + (defaultLeft[node] === 1 ? l : right[node]!))
+    out.feature.push(l === -1 || seen[node] === 0 ? 0 : splitIndex[node]!)
+    out.value.push(conds[node]!)
+  }
+  return n
+}
+
+/**
+ * The trees, base margin and objective of a pickled Booster's UBJSON document.
+ * @param rounds how many boosting rounds predict uses (best_iteration + 1), or 0 for all.
+ * @throws ServiceError ERR_MODEL_UNSUPPORTED for another xgboost version, booster, objective
+ * or categorical splits; ERR_MODEL_SHAPE for arrays that do not fit together.
+ */
+export function readBooster (doc: Map<string, Json>, rounds: number, missing: number): { booster: BoosterState, objective: Objective, version: string, nClass: number, numParallelTree: number, baseScore: number } {
+  const model = objectField(doc, 'Model', 'Booster')
+  const version = versionOf(model)
+  if (!version.startsWith('1.7.')) unsupported(`XGBClassifier written by xgboost ${version} is not supported: tfidf-serve reproduces xgboost 1.7 (checked against 1.7.4)`)
+  const learner = objectField(model, 'learner', 'Booster Model')
+  const objective = stringField(objectField(learner, 'objective', 'learner'), 'name', 'learner.objective')
+  if (!(OBJECTIVES as readonly string[]).includes(objective)) unsupported(`XGBClassifier objective '${objective}' is not supported (${OBJECTIVES.join(', ')})`)
+  const gb = objectField(learner, 'gradient_booster', 'learner')
+  const boosterName = stringField(gb, 'name', 'learner.gradient_booster')
+  if (boosterName !== 'gbtree') unsupported(`XGBClassifier booster '${boosterName}' is not supported (only gbtree: ${boosterName === 'dart' ? "dart scales trees by dropout weights" : 'a linear booster is not a tree model'})`)
+  const names = learner.get('feature_names')
+  if (names !== undefined && (Array.isArray(names) ? names.length : 1) > 0) unsupported('XGBClassifier was fitted with feature names (a DataFrame): xgboost refuses TF-IDF rows, which have none')
+
+  const mparam = objectField(learner, 'learner_model_param', 'learner')
+  const nFeatures = intField(mparam, 'num_feature', 'learner_model_param', 1, 2 ** 31 - 1)
+  const nClass = intField(mparam, 'num_class', 'learner_model_param', 0, 2 ** 31 - 1)
+  if (mparam.has('num_target') && intField(mparam, 'num_target', 'learner_model_param', 1, 2 ** 31 - 1) !== 1) unsupported('XGBClassifier with several targets is not supported')
+  const baseText = stringField(mparam, 'base_score', 'learner_model_param')
+  const baseScore = Math.fround(Number(baseText))
+  if (!Number.isFinite(baseScore) || !/^[-+0-9.eE]+$/.test(baseText)) shapeError(`learner_model_param.base_score is ${JSON.stringify(baseText)}`)
+  const binary = objective === 'binary:logistic'
+  if (binary ? nClass > 1 : nClass < 3) unsupported(`XGBClassifier objective ${objective} with num_class ${nClass} is not supported`)
+  const nGroups = binary ? 1 : nClass
+  if (binary && !(baseScore > 0 && baseScore < 1)) shapeError(`base_score ${baseText} is outside (0, 1), which binary:logistic requires`)
+  // ProbToMargin: LogisticRegression's -logf(1/b - 1), in float32; the softmax objectives keep b.
+  const baseMargin = binary ? -glibcLogf(Math.fround(Math.fround(1 / baseScore) - 1)) : baseScore
+
+  const gbModel = objectField(gb, 'model', 'gradient_booster')
+  const gbParam = objectField(gbModel, 'gbtree_model_param', 'gradient_booster.model')
+  const numParallelTree = intField(gbParam, 'num_parallel_tree', 'gbtree_model_param', 1, 2 ** 31 - 1)
+  const numTrees = intField(gbParam, 'num_trees', 'gbtree_model_param', 0, 2 ** 31 - 1)
+  const trees = field(gbModel, 'trees', 'gradient_booster.model')
+  if (!Array.isArray(trees) || trees.length !== numTrees) return shapeError(`gradient_booster.model.trees holds ${Array.isArray(trees) ? trees.length : describe(trees)} trees, num_trees says ${numTrees}`)
+  const treeInfo = integers(field(gbModel, 'tree_info', 'gradient_booster.model'), 'gradient_booster.model.tree_info', numTrees)
+  // LayerToTree: a round is nGroups * num_parallel_tree trees; 0 rounds means every tree.
+  const end = rounds === 0 ? numTrees : rounds * nGroups * numParallelTree
+  if (end > numTrees) shapeError(`best_iteration asks for ${end} trees, the booster has ${numTrees}`)
+  if (end === 0) unsupported('XGBClassifier has no trees')
+
+  const nodes = { left: [] as number[], defaultChild: [] as number[], feature: [] as number[], value: [] as number[] }
+  const treeStart = new Int32Array(end + 1)
+  const treeGroup = new Int32Array(end)
+  for (let t = 0; t < end; t++) {
+    const g = treeInfo[t]!
+    if (!(g >= 0 && g < nGroups)) shapeError(`tree_info[${t}] is ${g}, outside 0..${nGroups - 1}`)
+    treeGroup[t] = g
+    treeStart[t + 1] = treeStart[t]! + readTree(trees[t]!, `trees[${t}]`, nFeatures, treeStart[t]!, nodes)
+  }
+  const booster: BoosterState = {
+    nFeatures,
+    nGroups,
+    treeStart,
+    treeGroup,
+    left: Int32Array.from(nodes.left),
+    defaultChild: Int32Array.from(nodes.defaultChild),
+    feature: Int32Array.from(nodes.feature),
+    value: Float32Array.from(nodes.value),
+    baseMargin,
+    missing
+  }
+  return { booster, objective: objective as Objective, version, nClass, numParallelTree, baseScore }
+}
+
+/**
+ * A row's feature values as xgboost's FVec holds them: float32 values of the present
+ * features, and which are present; cleared after each row.
+ */
+export class BoosterRow {
+  readonly values: Float32Array
+  readonly present: Uint8Array
+  readonly #missing: number
+  #row: SparseRow | undefined
+
+  constructor (booster: BoosterState) {
+    this.values = new Float32Array(booster.nFeatures)
+    this.present = new Uint8Array(booster.nFeatures)
+    this.#missing = booster.missing
+  }
+
+  load (row: SparseRow): void {
+    this.#row = row
+    const { indices, values } = row
+    for (let e = 0; e < indices.length; e++) {
+      const v = Math.fround(values[e]!)
+      // The CSR adapter drops NaN and the `missing` value; a later entry overwrites (FVec::Fill).
+      if (v !== v || v === this.#missing) continue
+      this.values[indices[e]!] = v
+      this.present[indices[e]!] = 1
+    }
+  }
+
+  clear (): void {
+    const row = this.#row
+    if (row !== undefined) for (let e = 0; e < row.indices.length; e++) this.present[row.indices[e]!] = 0
+    this.#row = undefined
+  }
+}
+
+/** The leaf (global node id) tree `t` reaches (GetLeafIndex). */
+export function boosterLeaf (b: BoosterState, t: number, x: BoosterRow): number {
+  const { left, defaultChild, feature, value } = b
+  const { values, present } = x
+  let node = b.treeStart[t]!
+  while (left[node] !== -1) {
+    const f = feature[node]!
+    node = present[f] === 1 ? (values[f]! < value[node]! ? left[node]! : left[node]! + 1) : defaultChild[node]!
+  }
+  return node
+}
+
+/** The leaf ids of every tree used, as xgboost's `apply` / `pred_leaf` numbers them (per tree). */
+export function boosterLeaves (b: BoosterState, x: BoosterRow): Int32Array {
+  const out = new Int32Array(b.treeGroup.length)
+  for (let t = 0; t < out.length; t++) out[t] = boosterLeaf(b, t, x) - b.treeStart[t]!
+  return out
+}
+
+/** The float32 margins of a row (PredictByAllTrees over InitOutPredictions' base margin). */
+export function boosterMargins (b: BoosterState, x: BoosterRow): Float32Array {
+  const margin = new Float32Array(b.nGroups).fill(b.baseMargin)
+  // A Float32Array element rounds each sum to float32, as `preds[...] += leaf` does.
+  for (let t = 0; t < b.treeGroup.length; t++) margin[b.treeGroup[t]!] += b.value[boosterLeaf(b, t, x)]!
+  return margin
+}
+
+const F32_88_7 = Math.fround(88.7)
+const F32_EPS = Math.fround(1e-16)
+
+/** common::Sigmoid of xgboost 1.7, in float32. */
+function xgbSigmoid (m: number): number {
+  const e = glibcExpf(Math.min(Math.fround(-m), F32_88_7))
+  return Math.fround(1 / Math.fround(Math.fround(e + 1) + F32_EPS))
+}
+
+/** common::Softmax of xgboost 1.7: float32 exponentials, a double sum, float32 quotients. */
+function xgbSoftmax (margin: Float32Array): Float64Array {
+  let max = margin[0]!
+  for (let k = 1; k < margin.length; k++) max = Math.max(margin[k]!, max)
+  const out = new Float64Array(margin.length)
+  let sum = 0
+  for (let k = 0; k < margin.length; k++) {
+    out[k] = glibcExpf(Math.fround(margin[k]! - max))
+    sum += out[k]!
+  }
+  const sum32 = Math.fround(sum)
+  for (let k = 0; k < out.length; k++) out[k] = Math.fround(out[k]! / sum32)
+  return out
+}
+
+/** The first index of the largest value (numpy's argmax, xgboost's FindMaxIndex). */
+function firstMax (x: ArrayLike<number>): number {
+  let best = 0
+  for (let k = 1; k < x.length; k++) if (x[k]! > x[best]!) best = k
+  return best
+}
+
+/** The row's outputs from its margins, as the wrapper's predict and predict_proba give them. */
+function xgbScores (objective: Objective, margin: Float32Array): Scores {
+  if (objective === 'binary:logistic') {
+    const p = xgbSigmoid(margin[0]!)
+    return { classIndex: p > 0.5 ? 1 : 0, proba: Float64Array.of(Math.fround(1 - p), p), decision: undefined }
+  }
+  if (objective === 'multi:softprob') {
+    const proba = xgbSoftmax(margin)
+    return { classIndex: firstMax(proba), proba, decision: undefined }
+  }
+  // multi:softmax: predict is FindMaxIndex of the margins; predict_proba scipy.special.softmax of them.
+  return { classIndex: firstMax(margin), proba: softmaxFloat32InPlace(Float64Array.from(margin)), decision: undefined }
+}
+
+/** The wrapper's parameter `name`, which must be unset or one of `allowed`. */
+function wrapperChoice (obj: PyObject, name: string, allowed: readonly string[]): void {
+  const v = obj.get(name)
+  if (v === undefined || v === null || (typeof v === 'string' && allowed.includes(v))) return
+  unsupported(`XGBClassifier.${name} is ${describe(v)}; supported: ${allowed.join(', ')}`)
+}
+
+/** The Booster's Python `best_iteration` (set by xgboost.train), which predict uses. */
+function bestIteration (booster: PyObject): number | undefined {
+  const v = booster.get('best_iteration')
+  if (v === undefined) return undefined
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) return shapeError(`XGBClassifier._Booster.best_iteration is ${describe(v)}`)
+  return v
+}
+
+function missingValue (obj: PyObject): number {
+  const v: PyValue = obj.get('missing')
+  if (v === undefined || v === null) return Number.NaN
+  if (typeof v !== 'number') return unsupported(`XGBClassifier.missing is ${describe(v)}, not a number`)
+  return Math.fround(v)
+}
+
+function build (obj: PyObject): XgbState {
+  const boosterRecord = attr(obj, '_Booster')
+  if (!(boosterRecord instanceof PyObject) || boosterRecord.qualifiedName !== 'xgboost.core.Booster') return unsupported(`XGBClassifier._Booster is ${describe(boosterRecord)}, not an xgboost Booster`)
+  // gpu_predictor would run on a GPU, whose sums are not checked here.
+  wrapperChoice(obj, 'predictor', ['auto', 'cpu_predictor'])
+  const best = bestIteration(boosterRecord)
+  // The booster first: a file of another xgboost version is refused for that, whatever its wrapper holds.
+  const doc = boosterDocument(handleBytes(boosterRecord))
+  const { booster, objective, version, numParallelTree, baseScore } = readBooster(doc, best === undefined ? 0 : best + 1, missingValue(obj))
+  // classes_ must be 0..K-1 (xgboost 1.7 refuses other labels), and predict returns those indices.
+  const labels = readClasses(attr(obj, 'classes_'), obj.name)
+  labels.forEach((label, k) => { if (Number(label) !== k) shapeError(`XGBClassifier.classes_[${k}] is ${label}, not ${k}`) })
+  const nClasses = attr(obj, 'n_classes_')
+  if (nClasses !== labels.length) shapeError(`XGBClassifier.n_classes_ is ${describe(nClasses)} for ${labels.length} classes_`)
+  const wrapperObjective = obj.get('objective')
+  if (wrapperObjective !== objective) unsupported(`XGBClassifier.objective is ${describe(wrapperObjective)} but its booster's is '${objective}'`)
+  if (booster.nGroups !== (labels.length === 2 ? 1 : labels.length)) shapeError(`XGBClassifier has ${labels.length} classes but its booster ${booster.nGroups} margins (${objective})`)
+  return {
+    type: 'xgboost',
+    kind: obj.name,
+    classes: labels.map((_, k) => String(k)),
+    objective,
+    booster,
+    params: { objective, xgboost: version, n_trees: booster.treeGroup.length, num_parallel_tree: numParallelTree, base_score: baseScore, ...(best === undefined ? {} : { best_iteration: best }) }
+  }
+}
+
+function create (state: XgbState): Classifier {
+  const { booster, objective } = state
+  const row = new BoosterRow(booster)
+  return probabilistic({
+    kind: state.kind,
+    nFeatures: booster.nFeatures,
+    classes: state.classes,
+    params: state.params,
+    score: (r: SparseRow): Scores => {
+      row.load(r)
+      const margin = boosterMargins(booster, row)
+      row.clear()
+      return xgbScores(objective, margin)
+    }
+  })
+}
+
+export const xgboostClassifier = defineEstimator<XgbState, 'classifier'>({
+  type: 'xgboost',
+  role: 'classifier',
+  names: ['XGBClassifier'],
+  build,
+  create
+})

@@ -20,6 +20,7 @@ import { startBaseline, startNoop, startTfidf } from './lib/servers.js'
 import { cacheRows } from './sections/cache-fill.js'
 import { cliRows } from './sections/cli-scaling.js'
 import { hostileRows, scanRows } from './sections/hostile-bodies.js'
+import { repositoryRows } from './sections/repository.js'
 import { inProcessRows } from './sections/in-process.js'
 import { startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
@@ -27,7 +28,7 @@ import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 const argv = new Set(process.argv.slice(2))
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
-/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile). */
+/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const runs = (section: string): boolean => ONLY === undefined || ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
@@ -140,12 +141,14 @@ async function main (): Promise<void> {
   const cli = runs('cli') ? cliRows(models[0]!, texts, QUICK ? 0.1 : 1, QUICK ? 1 : 3, progress) : []
   // HOSTILE_BEFORE=<checkout with dist/> adds the same run against an older build.
   const builds = [{ label: 'this build' }, ...(process.env.HOSTILE_BEFORE === undefined ? [] : [{ label: `before (${process.env.HOSTILE_BEFORE})`, root: process.env.HOSTILE_BEFORE }])]
+  const large = models.find(m => m.name === 'large')
+  const repository = runs('repository') && large !== undefined ? await repositoryRows(large, texts, QUICK ? 3 : 8, settle, progress) : undefined
   const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -167,6 +170,11 @@ async function main (): Promise<void> {
   console.log('\n## Refused bodies: 8 clients sending 1 MB nested 520,000 deep (default model, 2 workers)\n')
   console.log(markdown(['build', 'refused/s', 'statuses', '/health p50 ms', 'p99 ms', 'max ms', 'RSS idle MB', 'RSS max MB'], hostile.load.map(r => [r.build, fmt(r.refusedPerSecond), JSON.stringify(r.statuses), fmt(r.healthP50Ms, 1), fmt(r.healthP99Ms, 1), fmt(r.healthMaxMs, 1), fmt(r.rssIdleMb), fmt(r.rssMaxMb)])))
   console.log(markdown(['body', 'KB', 'shape scan us/KB', 'JSON.parse us/KB'], hostile.scan.map(r => [r.body, fmt(r.kb), fmt(r.scanUsPerKb, 3), fmt(r.parseUsPerKb, 3)])))
+  if (repository !== undefined) {
+    console.log('\n## Many models: 10 copies of the 200,000-feature model, 2 workers\n')
+    console.log(markdown(['all READY s', `RSS settled MB`, '/predict texts/s (batch 50, c50)', 'V2 infer texts/s', 'V2 / predict', 'steady p99 ms', 'p99 during a reload ms', 'non-2xx during reload', 'errors', 'RSS after unloading 9 MB'],
+      [[fmt(repository.allReadySeconds, 1), fmt(repository.rssSettledMb), fmt(repository.predictTextsPerSecond), fmt(repository.v2TextsPerSecond), ratio(repository.v2TextsPerSecond, repository.predictTextsPerSecond), fmt(repository.steadyP99Ms), fmt(repository.reloadP99Ms), String(repository.reloadNon2xx), String(repository.reloadErrors), fmt(repository.rssAfterUnloadMb)]]))
+  }
   console.log(`\nwrote bench/results/${stamp}.json and .svg`)
 }
 

@@ -4,7 +4,6 @@
  * line on stderr and exit 1. The HTTP stack is loaded while the model decodes in its own
  * thread, so the two overlap.
  */
-import { once } from 'node:events'
 import net from 'node:net'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -59,7 +58,12 @@ export async function main (): Promise<void> {
     const app = createApp({ config, pool, isStopping: () => stopping, context })
     const server = createServer(app, config)
     server.listen(config.port, config.host)
-    await once(server, 'listening')
+    // A port in use (or not ours to take) is a bad setting: one line, like the others.
+    const where = `${config.host}:${config.port}`
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve)
+      server.once('error', (err: NodeJS.ErrnoException) => reject(new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: cannot listen on ${where}: ${err.code ?? err.message}`)))
+    })
     // gRPC (GRPC_PORT) only when asked for: its modules are not even loaded otherwise.
     const grpc = config.grpcPort === null ? null : await (await import('./grpc/server.js')).startGrpcServer(context, config.grpcPort, config.grpcHost)
     const address = server.address()

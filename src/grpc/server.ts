@@ -3,6 +3,7 @@
  * over the context REST uses, so both protocols share one pool, repository, cache of counters,
  * limits and timeouts. @grpc/grpc-js, plain JavaScript: no native build.
  */
+import { ServiceError } from '../errors.js'
 import { Server, ServerCredentials } from '@grpc/grpc-js'
 import { BODY_LIMIT } from '../http/body.js'
 import { createHealthService, type HealthService } from './health-service.js'
@@ -54,7 +55,8 @@ export async function startGrpcServer (ctx: GrpcContext, port: number, host: str
   const bound = await new Promise<number>((resolve, reject) => {
     server.bindAsync(address(host, port), ServerCredentials.createInsecure(), (err, actual) => {
       if (err === null) resolve(actual)
-      else reject(new Error(`cannot listen for gRPC on ${address(host, port)}: ${err.message}`, { cause: err }))
+      // A port in use is a bad setting: one line at start-up, like the others.
+      else reject(new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: cannot listen for gRPC on ${address(host, port)}: ${err.message}`, { cause: err }))
     })
   })
   let closing: Promise<void> | undefined

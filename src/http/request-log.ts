@@ -47,7 +47,7 @@ export function requestEntry (req: Request, res: Response, status: SentStatus): 
   return {
     request_id: res.locals.requestId as string,
     method: req.method,
-    path: req.path,
+    path: req.baseUrl + req.path,
     status,
     model: res.locals.model as string | undefined,
     duration_ms: Math.round((performance.now() - (res.locals.startedAt as number)) * 1000) / 1000,

@@ -1,17 +1,6 @@
 import { expect } from 'chai'
 import { JsonShapeScanner } from '../../src/http/json-shape.js'
-
-/** mulberry32, so a failing case can be replayed. */
-function prng (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { prng } from '../helpers/prng.js'
 
 const STRINGS = ['', 'a', 'say "hi"', 'back\\slash', '[not, {an, array}]', 'line\nbreak', 'é😀', '\\"', '\\', ',,,']
 

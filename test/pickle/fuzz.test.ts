@@ -18,22 +18,11 @@ import { PyTuple } from '../../src/pickle/values.js'
 import { decodeValues } from '../../src/sklearn/load-model.js'
 import { hostilePickles } from '../helpers/hostile-pickles.js'
 import { FIXTURES } from '../helpers/paths.js'
+import { prng } from '../helpers/prng.js'
 
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 20000)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
 const SLOW_MS = 1000
-
-/** mulberry32: a small seeded PRNG, so a failure can be replayed with FUZZ_SEED. */
-function prng (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const LENGTHS = [
   [0xff, 0xff, 0xff, 0xff], [0xfb, 0xff, 0xff, 0xff], [0x00, 0x00, 0x00, 0x80], [0xff, 0xff, 0xff, 0x7f],

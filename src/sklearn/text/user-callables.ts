@@ -46,16 +46,20 @@ function failed (name: string, detail: string): never {
   throw new UserFunctionError(`user function ${name} ${detail}`)
 }
 
+/** `fn(text)`, a throw becoming an error that names the function. */
+function callNamed (fn: (...args: unknown[]) => unknown, name: string, text: string): unknown {
+  try {
+    return fn(text)
+  } catch (err) {
+    return failed(name, `threw: ${err instanceof Error ? err.message : String(err)}`)
+  }
+}
+
 /** A text -> text function (a preprocessor, a cleaning step), checked at each call. */
 export function textFunction (functions: UserFunctions | null, name: string, where: string): (text: string) => string {
   const fn = lookup(functions, name, where)
   return text => {
-    let out: unknown
-    try {
-      out = fn(text)
-    } catch (err) {
-      return failed(name, `threw: ${err instanceof Error ? err.message : String(err)}`)
-    }
+    const out = callNamed(fn, name, text)
     return typeof out === 'string' ? out : failed(name, `returned ${out === null ? 'null' : typeof out}, not a string`)
   }
 }
@@ -64,12 +68,7 @@ export function textFunction (functions: UserFunctions | null, name: string, whe
 export function tokensFunction (functions: UserFunctions | null, name: string, where: string): (text: string) => string[] {
   const fn = lookup(functions, name, where)
   return text => {
-    let out: unknown
-    try {
-      out = fn(text)
-    } catch (err) {
-      return failed(name, `threw: ${err instanceof Error ? err.message : String(err)}`)
-    }
+    const out = callNamed(fn, name, text)
     if (!Array.isArray(out) || out.some(t => typeof t !== 'string')) failed(name, 'returned something other than a list of strings')
     return out as string[]
   }

@@ -1,0 +1,99 @@
+/**
+ * Many models in one process (issue 17's targets): ten copies of the 200,000-feature model in
+ * a repository served by 2 workers: the time until every one is READY and the RSS once
+ * settled; V2 infer beside /predict at batches of 50 (50 connections); a reload under that
+ * load (failed requests, p99 during against steady); and RSS after unloading nine of them.
+ */
+import autocannon from 'autocannon'
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { setTimeout } from 'node:timers/promises'
+import { ROOT } from '../lib/corpus.js'
+import { modelFiles, type ModelDir } from '../lib/models.js'
+import { freePort, startServer } from '../lib/processes.js'
+import { SERVER_NODE_FLAGS } from '../lib/servers.js'
+
+export interface RepositoryFigures {
+  readonly models: number
+  readonly allReadySeconds: number
+  readonly rssSettledMb: number
+  readonly predictTextsPerSecond: number
+  readonly v2TextsPerSecond: number
+  readonly steadyP99Ms: number
+  readonly reloadP99Ms: number
+  readonly reloadNon2xx: number
+  readonly reloadErrors: number
+  readonly rssAfterUnloadMb: number
+}
+
+async function load (url: string, route: 'predict' | 'v2', texts: readonly string[], seconds: number, during?: () => Promise<void>): Promise<{ textsPerSecond: number, p99: number, non2xx: number, errors: number }> {
+  let k = 0
+  const batch = (): string[] => Array.from({ length: 50 }, () => `${texts[k % texts.length]!} ${k++}`)
+  const running = autocannon({
+    url,
+    connections: 50,
+    duration: seconds,
+    timeout: 30,
+    requests: [{
+      method: 'POST',
+      path: route === 'predict' ? '/models/m0/predict' : '/v2/models/m0/infer',
+      headers: { 'content-type': 'application/json' },
+      setupRequest: req => ({ ...req, body: JSON.stringify(route === 'predict' ? { texts: batch(), batch_size: 10 } : { inputs: [{ name: 'text', shape: [50], datatype: 'BYTES', data: batch() }], outputs: [{ name: 'predict' }] }) })
+    }]
+  })
+  if (during !== undefined) await during()
+  const r = await running
+  return { textsPerSecond: r.requests.average * 50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts }
+}
+
+export async function repositoryRows (large: ModelDir, texts: readonly string[], seconds: number, settle: number, progress: (m: string) => void): Promise<RepositoryFigures> {
+  const root = mkdtempSync(path.join(tmpdir(), 'tfidf-bench-repo-'))
+  const { model, vectorizer } = modelFiles(large)
+  const models = 10
+  for (let i = 0; i < models; i++) {
+    mkdirSync(path.join(root, `m${i}`))
+    copyFileSync(model, path.join(root, `m${i}`, 'final_best_model.pkl'))
+    copyFileSync(vectorizer, path.join(root, `m${i}`, 'tfidf_vectorizer.pkl'))
+  }
+  const port = await freePort()
+  progress(`repository: ${models} models of ${large.description}, 2 workers`)
+  const started = performance.now()
+  const server = await startServer('tfidf-serve (repository)', process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'dist', 'src', 'main.js')], { PORT: String(port), HOST: '127.0.0.1', MODEL_REPOSITORY: root, DEFAULT_MODEL: 'm0', WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
+  try {
+    for (;;) {
+      const listed = (await (await fetch(`${server.url}/models`)).json()) as { models: Array<{ state: string }> }
+      if (listed.models.every(m => m.state === 'READY')) break
+      await setTimeout(50)
+    }
+    const allReadySeconds = (performance.now() - started) / 1000
+    await setTimeout(settle * 1000)
+    const rssSettledMb = server.rssBytes() / 1e6
+    progress(`repository: /predict and V2 infer at batches of 50, ${seconds} s each`)
+    await load(server.url, 'predict', texts, 1)
+    const predict = await load(server.url, 'predict', texts, seconds)
+    const v2 = await load(server.url, 'v2', texts, seconds)
+    progress('repository: a reload of m0 under the same load')
+    const reload = await load(server.url, 'v2', texts, seconds, async () => {
+      await setTimeout(seconds * 300)
+      await fetch(`${server.url}/v2/repository/models/m0/load`, { method: 'POST' })
+    })
+    for (let i = 1; i < models; i++) await fetch(`${server.url}/v2/repository/models/m${i}/unload`, { method: 'POST' })
+    await setTimeout(settle * 1000)
+    return {
+      models,
+      allReadySeconds,
+      rssSettledMb,
+      predictTextsPerSecond: predict.textsPerSecond,
+      v2TextsPerSecond: v2.textsPerSecond,
+      steadyP99Ms: v2.p99,
+      reloadP99Ms: reload.p99,
+      reloadNon2xx: reload.non2xx,
+      reloadErrors: reload.errors,
+      rssAfterUnloadMb: server.rssBytes() / 1e6
+    }
+  } finally {
+    await server.stop()
+    rmSync(root, { recursive: true, force: true })
+  }
+}

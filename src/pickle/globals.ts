@@ -299,7 +299,9 @@ export function resolveGlobal (module: string, name: string, userGlobals?: Reado
   const mod = PY2_MODULES.get(module) ?? module
   const spec = lookup(mod, name) ?? (userGlobals?.has(`${mod}.${name}`) === true ? record(mod, name) : undefined)
   if (spec === undefined) {
-    const hint = !isAppModule(mod) ? '' : ' (the app\'s own code: port it to JavaScript in a functions module named in model-settings.json)'
+    const hint = /^catboost(\.|$)/.test(mod)
+      ? ' (CatBoost models are not served: CatBoost cannot be run here to check answers against, so none could be promised exact)'
+      : !isAppModule(mod) ? '' : ' (the app\'s own code: port it to JavaScript in a functions module named in model-settings.json)'
     throw new ServiceError('ERR_PICKLE_GLOBAL_NOT_ALLOWED', `unsupported object '${module}.${name}'${hint}`)
   }
   return new AllowedGlobal(mod, name, spec)

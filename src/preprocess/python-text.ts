@@ -8,7 +8,7 @@
  * own preprocessing uses.
  */
 export { pyCasefold, pyUpper } from './python/case-mapping.js'
-export { pyLstrip, pyRstrip, pyStrip, createStripper } from './python/str-strip.js'
+export { createStripper, pyLstrip, pyRstrip, pyStrip, type StripSide } from './python/str-strip.js'
 export { pyNormalize, type NormalizationForm } from './python/normalize.js'
 export { htmlUnescape } from './python/html-unescape.js'
 export { makeTranslation, makeTranslationFromMap, pyTranslate, type PyTranslation } from './python/translate.js'

@@ -17,6 +17,14 @@ export function numpySum (a: ArrayLike<number>, start = 0, end = a.length): numb
   return a[start]! + pairwiseSum(a, start + 1, end - start - 1)
 }
 
+/**
+ * `x.sum(axis=1)` of a one-row matrix `x = a[None, :]`: numpy starts that reduction from 0
+ * and sums every item pairwise, the first included (checked on numpy 1.24 and 2.4).
+ */
+export function numpyRowSum (a: ArrayLike<number>): number {
+  return pairwiseSum(a, 0, a.length)
+}
+
 function pairwiseSum (a: ArrayLike<number>, start: number, n: number): number {
   if (n < 8) {
     let res = 0

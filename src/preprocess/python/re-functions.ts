@@ -4,9 +4,10 @@
  * character classes, anchors and case folding); the scan follows Python 3.7+'s rules on
  * empty matches: an empty match may follow a non-empty one directly, and after an empty
  * match the next one starts a code point further on (`re.sub('x*', '-', 'abxd')` gives
- * '-a-b--d-'). Python then first looks for a non-empty match at the same place; the
- * translation refuses the patterns where one could exist (a lazy quantifier, an empty
- * alternative before another), so stepping on is exact.
+ * '-a-b--d-'). Python then first looks for a non-empty match at the same place; for a
+ * pattern that can match empty, the translation refuses the constructs that could find
+ * one there (a lazy quantifier, an empty alternative before another), so stepping on is
+ * exact.
  */
 import { ServiceError } from '../../errors.js'
 import { translatePythonPattern, type PythonRegexFlags, type TranslatedPattern } from '../../sklearn/text/python-regex.js'
@@ -27,10 +28,10 @@ const FLAG_NAMES: Readonly<Record<string, keyof PythonRegexFlags>> = {
   U: 'unicode'
 }
 
-const describe = (pattern: string): string => `pattern ${JSON.stringify(pattern)}`
+const describePattern = (pattern: string): string => `pattern ${JSON.stringify(pattern)}`
 
 function refuse (pattern: string, what: string): never {
-  throw new ServiceError('ERR_PATTERN_UNSUPPORTED', `${describe(pattern)}: ${what}`)
+  throw new ServiceError('ERR_PATTERN_UNSUPPORTED', `${describePattern(pattern)}: ${what}`)
 }
 
 /** Translates `pattern` with `flags` named as the `re` module names them ('IGNORECASE' or 'I', ...). */
@@ -49,6 +50,9 @@ function stepPast (text: string, index: number): number {
   return (text.charCodeAt(index) & 0xfc00) === 0xd800 && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00 ? index + 2 : index + 1
 }
 
+// eslint-disable-next-line no-control-regex
+const SURROGATE = /[\ud800-\udfff]/
+
 /** Whether `index` falls between the two halves of a surrogate pair. */
 const insidePair = (text: string, index: number): boolean =>
   (text.charCodeAt(index) & 0xfc00) === 0xdc00 && (text.charCodeAt(index - 1) & 0xfc00) === 0xd800
@@ -60,8 +64,8 @@ function forEachMatch (regex: RegExp, text: string, limit: number, onMatch: (m: 
     const m = regex.exec(text)
     if (m === null) break
     if (m.index > 0 && insidePair(text, m.index)) {
-      // V8 (Node 20-22) lets a negative look-behind such as (?<!\w) match between the halves
-      // of a surrogate pair even under the 'v' flag; Python has no such place, so search on
+      // Node 20's V8 lets a negative look-behind such as (?<!\w) match between the halves of
+      // a surrogate pair, even under the 'u' flag; Python has no such place, so search on
       // from the next code point.
       regex.lastIndex = m.index + 1
       continue
@@ -85,7 +89,7 @@ function checkCount (pattern: string, name: string, value: number): void {
 export function compileReSub (pattern: string, repl: string, flags: readonly string[] = [], count = 0): (s: string) => string {
   checkCount(pattern, 'count', count)
   const translated = compilePattern(pattern, flags)
-  const parts = parseTemplate(repl, translated.groups, translated.groupIndex, describe(pattern))
+  const parts = parseTemplate(repl, translated.groups, translated.groupIndex, describePattern(pattern))
   for (const part of parts) {
     if (typeof part === 'number' && translated.unstableGroups.has(part)) {
       refuse(pattern, `group ${part}, used by the replacement, is inside a repeat where JavaScript keeps a different capture`)
@@ -95,8 +99,7 @@ export function compileReSub (pattern: string, repl: string, flags: readonly str
   if (count < 0) return s => s
   const { regex } = translated
   const literal = parts.every(p => typeof p === 'string') ? (parts as string[]).join('') : undefined
-  // Not String.prototype.replace: it would keep the matches V8 finds inside surrogate pairs.
-  return s => {
+  const scan = (s: string): string => {
     let out = ''
     let copied = 0
     forEachMatch(regex, s, count, m => {
@@ -105,6 +108,12 @@ export function compileReSub (pattern: string, repl: string, flags: readonly str
     })
     return out + s.slice(copied)
   }
+  if (count !== 0 || literal === undefined) return scan
+  // String.prototype.replace with a literal is faster and, under the 'u' flag, steps past empty
+  // matches by code point as Python does; but it would keep a match V8 finds inside a surrogate
+  // pair, so a text holding any surrogate is scanned instead.
+  const replacement = literal.replaceAll('$', '$$$$')
+  return s => SURROGATE.test(s) ? scan(s) : s.replace(regex, replacement)
 }
 
 /** The replacement for one match: `groups[0]` is the match, `groups[n]` group n (undefined when unmatched). */

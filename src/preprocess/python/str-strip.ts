@@ -5,12 +5,12 @@
  */
 import { SPACE, charProps } from './char-props.js'
 
-type Side = 'both' | 'left' | 'right'
+export type StripSide = 'both' | 'left' | 'right'
 
 /** Every white-space code point is in the BMP and none is a surrogate, so units suffice. */
 const isSpaceUnit = (unit: number): boolean => unit < 0x80 ? unit === 0x20 || (unit >= 0x09 && unit <= 0x0d) || (unit >= 0x1c && unit <= 0x1f) : (charProps(unit) & SPACE) !== 0
 
-function stripSpace (s: string, side: Side): string {
+function stripSpace (s: string, side: StripSide): string {
   let start = 0
   let end = s.length
   if (side !== 'right') while (start < end && isSpaceUnit(s.charCodeAt(start))) start++
@@ -18,14 +18,20 @@ function stripSpace (s: string, side: Side): string {
   return start === 0 && end === s.length ? s : s.slice(start, end)
 }
 
-/** The code points of `chars`, for membership tests. */
-function codePointSet (chars: string): Set<number> {
+let lastChars = ''
+let lastSet: ReadonlySet<number> = new Set()
+
+/** The code points of `chars`, for membership tests (the last set is kept: a step strips the same characters from every text). */
+function codePointSet (chars: string): ReadonlySet<number> {
+  if (chars === lastChars) return lastSet
   const set = new Set<number>()
   for (const ch of chars) set.add(ch.codePointAt(0)!)
+  lastChars = chars
+  lastSet = set
   return set
 }
 
-function stripChars (s: string, set: ReadonlySet<number>, side: Side): string {
+function stripChars (s: string, set: ReadonlySet<number>, side: StripSide): string {
   if (set.size === 0 || s.length === 0) return s
   let start = 0
   let end = s.length
@@ -49,7 +55,7 @@ function stripChars (s: string, set: ReadonlySet<number>, side: Side): string {
   return start === 0 && end === s.length ? s : s.slice(start, end)
 }
 
-function strip (s: string, chars: string | null | undefined, side: Side): string {
+function strip (s: string, chars: string | null | undefined, side: StripSide): string {
   return chars === undefined || chars === null ? stripSpace(s, side) : stripChars(s, codePointSet(chars), side)
 }
 
@@ -61,7 +67,7 @@ export const pyLstrip = (s: string, chars?: string | null): string => strip(s, c
 export const pyRstrip = (s: string, chars?: string | null): string => strip(s, chars, 'right')
 
 /** A strip with its characters read once, for calling per text. */
-export function createStripper (chars: string | null | undefined, side: Side = 'both'): (s: string) => string {
+export function createStripper (chars: string | null | undefined, side: StripSide = 'both'): (s: string) => string {
   if (chars === undefined || chars === null) return s => stripSpace(s, side)
   const set = codePointSet(chars)
   return s => stripChars(s, set, side)

@@ -7,13 +7,22 @@ import { ServiceError } from '../../errors.js'
 /** A `str.maketrans` table: code point -> replacement text, or null to delete. */
 export interface PyTranslation {
   readonly map: ReadonlyMap<number, string | null>
-  /** Every key is a BMP code point that is no surrogate, so the text can be read by unit. */
-  readonly unitKeys: boolean
+  /**
+   * 1 for each code unit that is a key, when every key is a BMP code point and no
+   * surrogate (the text is then read by unit); otherwise null.
+   */
+  readonly unitKeys: Uint8Array | null
 }
 
 function table (map: Map<number, string | null>): PyTranslation {
-  let unitKeys = true
-  for (const cp of map.keys()) if (cp > 0xffff || (cp >= 0xd800 && cp <= 0xdfff)) unitKeys = false
+  let unitKeys: Uint8Array | null = new Uint8Array(0x10000)
+  for (const cp of map.keys()) {
+    if (cp > 0xffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+      unitKeys = null
+      break
+    }
+    unitKeys[cp] = 1
+  }
   return { map, unitKeys }
 }
 
@@ -51,12 +60,13 @@ export function makeTranslationFromMap (mapping: Readonly<Record<string, string 
 
 /** `s.translate(table)`. */
 export function pyTranslate (s: string, t: PyTranslation): string {
-  const map = t.map
+  const { map, unitKeys } = t
   if (map.size === 0) return s
   let out = ''
   let run = 0
   for (let i = 0; i < s.length; i++) {
-    const cp = t.unitKeys ? s.charCodeAt(i) : s.codePointAt(i)!
+    if (unitKeys !== null && unitKeys[s.charCodeAt(i)] === 0) continue
+    const cp = unitKeys !== null ? s.charCodeAt(i) : s.codePointAt(i)!
     const width = cp > 0xffff ? 2 : 1
     const to = map.get(cp)
     if (to !== undefined) {

@@ -28,7 +28,7 @@ import { SparseMatrix, indexAt } from '../../pickle/scipy-sparse.js'
 import type { PyObject } from '../../pickle/values.js'
 import { summarize } from '../../pickle/value-walk.js'
 import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
-import { numpySum } from '../math.js'
+import { numpyRowSum } from '../math.js'
 import { argKminParallelOnX, argKminParallelOnY, type SimultaneousSort } from '../neighbors/arg-kmin.js'
 import { argpartition, argsort } from '../neighbors/numpy-argpartition.js'
 import {
@@ -50,6 +50,8 @@ export interface KNeighborsState extends EstimatorState {
   readonly nNeighbors: number
   readonly weights: 'uniform' | 'distance'
   readonly metric: NeighborsMetric
+  /** float32 rows in the reductions as 1.3+ computes them (`DistanceMetric32` returning float32), not as 1.2 does. */
+  readonly float32Metric: boolean
   /** Whether 'euclidean' goes through the reductions (before 1.4.1; later sparse pairs fall back to scipy). */
   readonly euclideanReduction: boolean
   /** The metric `ArgKminClassMode` runs (1.3+, uniform weights), or null when it is not used. */
@@ -91,7 +93,7 @@ function castsToIntp (classes: unknown, labels: readonly string[]): boolean {
   return labels.every(label => /^\s*[+-]?\d+\s*$/.test(label))
 }
 
-function trainingRows (obj: PyObject, name: string): { fit: TrainingRows, reducible: boolean } {
+function trainingRows (obj: PyObject, name: string): { fit: TrainingRows, reducible: boolean, canonical: boolean } {
   const value = attr(obj, '_fit_X')
   if (!(value instanceof SparseMatrix)) {
     return unsupported(`${name} was fitted on ${describe(value)}, not on sparse rows; only models fitted on vectorizer output are served`)
@@ -102,12 +104,6 @@ function trainingRows (obj: PyObject, name: string): { fit: TrainingRows, reduci
   for (let i = 0; i <= rows; i++) indptr[i] = indexAt(value.indptr!, i)
   const indices = new Int32Array(value.nnz)
   for (let p = 0; p < indices.length; p++) indices[p] = indexAt(value.indices!, p)
-  for (let i = 0; i < rows; i++) {
-    for (let p = indptr[i]! + 1; p < indptr[i + 1]!; p++) {
-      // scikit-learn's merges assume sorted rows, and its manhattan fallback sorts _fit_X in place
-      if (indices[p]! <= indices[p - 1]!) unsupported(`${name}._fit_X row ${i} has unsorted or repeated column indices`)
-    }
-  }
   const data = Float64Array.from(toFloat64(value.data, `${name}._fit_X`))
   const float32 = isFloat32(value)
   if (!float32 && !(value.data.dtype.kind === 'f' && value.data.dtype.itemsize === 8)) {
@@ -127,7 +123,15 @@ function trainingRows (obj: PyObject, name: string): { fit: TrainingRows, reduci
     cscUnit: byFeature(indptr, indices, unit, cols).cscData
   }
   const int32 = (a: NdArray): boolean => a.dtype.kind === 'i' && a.dtype.itemsize === 4
-  return { fit, reducible: value.nnz > 0 && int32(value.indices!) && int32(value.indptr!) }
+  return { fit, reducible: value.nnz > 0 && int32(value.indices!) && int32(value.indptr!), canonical: isCanonical(indptr, indices) }
+}
+
+/** Whether every row's column indices strictly increase (scipy's canonical format). */
+function isCanonical (indptr: Int32Array, indices: Int32Array): boolean {
+  for (let i = 0; i + 1 < indptr.length; i++) {
+    for (let p = indptr[i]! + 1; p < indptr[i + 1]!; p++) if (indices[p]! <= indices[p - 1]!) return false
+  }
+  return true
 }
 
 function build (obj: PyObject): KNeighborsState {
@@ -137,7 +141,7 @@ function build (obj: PyObject): KNeighborsState {
   const classes = readClasses(classesValue, name, 1)
   const fitMethod = attr(obj, '_fit_method')
   if (fitMethod !== 'brute') unsupported(`${name} searches with ${summarize(fitMethod)}: it was fitted on dense rows; only sparse ones (brute force) are served`)
-  const { fit, reducible } = trainingRows(obj, name)
+  const { fit, reducible, canonical } = trainingRows(obj, name)
   const n = fit.nSamples
   if (obj.has('n_samples_fit_') && int(obj, 'n_samples_fit_') !== n) shapeError(`${name}.n_samples_fit_ is ${int(obj, 'n_samples_fit_')} but _fit_X has ${n} rows`)
   if (obj.has('n_features_in_') && int(obj, 'n_features_in_') !== fit.nFeatures) {
@@ -157,9 +161,16 @@ function build (obj: PyObject): KNeighborsState {
   const effective = stringParam(obj, 'effective_metric_', metricParam)
   const metric = METRICS[effective]
   if (metric === undefined) unsupported(`${name}.effective_metric_ is '${effective}'; served on sparse rows: ${Object.keys(METRICS).join(', ')}`)
+  if (metric === 'manhattan' && !canonical) {
+    // TfidfVectorizer rows before 1.5 come out with their indices reversed
+    unsupported(`${name} measures ${effective} distances over training rows whose column indices are not sorted: scikit-learn's manhattan_distances sorts _fit_X in place the first time a text has no known term, so its answers change during a session`)
+  }
 
   const [major, minor] = sklearnVersion(obj)
   const since = (a: number, b: number): boolean => major !== a ? major > a : minor >= b
+  if (fit.float32 && !since(1, 3) && (metric === 'euclidean' || metric === 'l2')) {
+    unsupported(`${name} measures ${effective} distances over float32 rows as scikit-learn ${major}.${minor} does, in float32 steps that are not reproduced (float64 rows, cosine and manhattan are served)`)
+  }
   // ArgKminClassMode (1.3+) takes predict_proba with uniform weights, under the metric
   // `_adjusted_metric` gives (minkowski p=2 becomes euclidean, which it declines)
   let classModeMetric: CsrMetric | null = null
@@ -178,6 +189,7 @@ function build (obj: PyObject): KNeighborsState {
     nNeighbors,
     weights,
     metric,
+    float32Metric: since(1, 3),
     euclideanReduction: !writtenSince(obj, 1, 4, 1),
     classModeMetric,
     sort: since(1, 9) ? 'introsort' : 'quicksort',
@@ -202,13 +214,15 @@ export function kneighbors (state: KNeighborsState, row: SparseRow, scratch = ne
   const { fit, metric, nNeighbors: k } = state
   const float32 = row.float32 && fit.float32
   if (metric !== 'cosine' && (metric !== 'euclidean' || state.euclideanReduction) && reducibleFor(state, row)) {
-    const surrogate = metric === 'euclidean' ? euclideanReduction(fit, row, scratch) : rdistCsr(fit, row, metric, float32, scratch)
+    const surrogate = metric === 'euclidean' ? euclideanReduction(fit, row, scratch) : rdistCsr(fit, row, metric, float32, state.float32Metric, scratch)
     const { values, indices } = argKminParallelOnY(surrogate, k, state.threads, state.sort)
     // compute_exact_distances: _rdist_to_dist(max(d, 0)), its argument and result in the dtype
     const distances = values.map(v => {
       const d = Math.max(v, 0)
-      if (metric === 'manhattan') return d
-      return float32 ? f32(Math.sqrt(f32(d))) : Math.sqrt(d)
+      if (!float32) return metric === 'manhattan' ? d : Math.sqrt(d)
+      // 1.2 (manhattan only: float32 euclidean and l2 are refused there) rounds the float64 sum
+      if (!state.float32Metric) return f32(d)
+      return metric === 'manhattan' ? d : f32(Math.sqrt(f32(d)))
     })
     return { indices, distances, float32: false }
   }
@@ -231,7 +245,7 @@ function distanceWeights ({ distances, float32 }: Neighbors): Float64Array {
   return w
 }
 
-/** `weighted_mode` over the neighbours' classes: np.sum per class (numpy's pairwise sum), first strict maximum. */
+/** `weighted_mode` over the neighbours' classes: np.sum(template, axis=1) per class, first strict maximum. */
 function weightedMode (labels: Int32Array, w: Float64Array): number {
   const present = [...new Set(labels)].sort((a, b) => a - b)
   const template = new Float64Array(labels.length)
@@ -239,7 +253,7 @@ function weightedMode (labels: Int32Array, w: Float64Array): number {
   let bestCount = 0
   for (const c of present) {
     for (let i = 0; i < labels.length; i++) template[i] = labels[i] === c ? w[i]! : 0
-    const count = numpySum(template)
+    const count = numpyRowSum(template)
     if (count > bestCount) {
       best = c
       bestCount = count
@@ -256,7 +270,7 @@ function create (state: KNeighborsState): Classifier {
     let classIndex: number
     if (state.weights === 'uniform') {
       const indices = state.classModeMetric !== null && reducibleFor(state, row)
-        ? argKminParallelOnX(rdistCsr(state.fit, row, state.classModeMetric, row.float32, scratch), state.nNeighbors).indices
+        ? argKminParallelOnX(rdistCsr(state.fit, row, state.classModeMetric, row.float32, state.float32Metric, scratch), state.nNeighbors).indices
         : kneighbors(state, row, scratch).indices
       for (const i of indices) proba[state.y[i]!] += 1
       // the most frequent class, ties to the first (scipy's mode, argmax of the counts)
@@ -269,7 +283,7 @@ function create (state: KNeighborsState): Classifier {
       for (let i = 0; i < labels.length; i++) proba[labels[i]!] += w[i]!
       classIndex = weightedMode(labels, w)
     }
-    const total = numpySum(proba)
+    const total = numpyRowSum(proba)
     for (let c = 0; c < nClasses; c++) proba[c] = proba[c]! / total
     return { classIndex, proba, decision: undefined }
   }

@@ -14,7 +14,7 @@
 
 /** numpy's float `Tag::less`: NaN sorts last. */
 function less (a: number, b: number): boolean {
-  return a < b || (b !== b && a === a) // eslint-disable-line no-self-compare
+  return a < b || (Number.isNaN(b) && !Number.isNaN(a))
 }
 
 /** `npy_get_msb`: the index of the highest set bit. */

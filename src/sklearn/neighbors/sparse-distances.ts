@@ -114,7 +114,7 @@ function dots (fit: TrainingRows, row: SparseRow, columnValues: Float64Array, sc
 
 /**
  * `EuclideanArgKmin`'s surrogate distances: max(0, (||x||² + middle) + ||y||²), in float64
- * whatever the dtype.
+ * whatever the dtype (1.3 and later; 1.2's float32 version is not reproduced).
  */
 export function euclideanReduction (fit: TrainingRows, row: SparseRow, out: Float64Array): Float64Array {
   const xx = squaredNorm(row.values)
@@ -129,11 +129,13 @@ export type CsrMetric = 'l2' | 'manhattan' | 'minkowski'
 /**
  * A `DistanceMetric`'s `rdist_csr` from `row` to every training row, walking both rows'
  * indices together as the Cython does (x as given, y as stored): 'l2' is
- * EuclideanDistance (squared differences, float64 sum, returned in the dtype), 'manhattan'
- * ManhattanDistance (its sum kept in the dtype), 'minkowski' MinkowskiDistance with p = 1
- * (float64 sum, returned in the dtype; the only p scikit-learn fits on sparse rows there).
+ * EuclideanDistance (squared differences, float64 sum), 'manhattan' ManhattanDistance,
+ * 'minkowski' MinkowskiDistance with p = 1 (the only p scikit-learn fits on sparse rows
+ * there). For float32 rows the differences are taken in float32; with `float32Metric`
+ * (1.3's `DistanceMetric32`) the result is returned as a float32 and manhattan keeps its
+ * running sum in float32, where 1.2 summed and returned float64.
  */
-export function rdistCsr (fit: TrainingRows, row: SparseRow, metric: CsrMetric, float32: boolean, out: Float64Array): Float64Array {
+export function rdistCsr (fit: TrainingRows, row: SparseRow, metric: CsrMetric, float32: boolean, float32Metric: boolean, out: Float64Array): Float64Array {
   const { indptr, indices, data } = fit
   const xi = row.indices
   const xv = row.values
@@ -142,7 +144,8 @@ export function rdistCsr (fit: TrainingRows, row: SparseRow, metric: CsrMetric, 
   const term = metric === 'l2'
     ? (d: number): number => d * d
     : (d: number): number => Math.abs(d)
-  const keep32 = float32 && metric === 'manhattan'
+  const round = float32 && float32Metric
+  const keep32 = round && metric === 'manhattan'
   for (let j = 0; j < fit.nSamples; j++) {
     let i1 = 0
     let i2 = indptr[j]!
@@ -169,7 +172,7 @@ export function rdistCsr (fit: TrainingRows, row: SparseRow, metric: CsrMetric, 
     } else {
       for (; i1 < xEnd; i1++) add(term(xv[i1]!))
     }
-    out[j] = float32 ? f32(d) : d
+    out[j] = round ? f32(d) : d
   }
   return out
 }

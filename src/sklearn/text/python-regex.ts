@@ -203,16 +203,17 @@ class Translator {
     let branchStart = g0
     const first = this.#sequence()
     let { src, min, max } = first
-    let last = first
+    let nullableBefore = first.min === 0
     let branches = 1
     while (this.#peek() === '|') {
       this.#pos++
-      // sre tries branches in order: an empty-matching branch before another may hide a longer match.
-      if (last.min === 0) this.prefersEmpty = true
       // A group of this branch takes no part in a later one.
       this.#mark(this.optional, branchStart + 1, this.groups)
       branchStart = this.groups
-      last = this.#sequence()
+      const last = this.#sequence()
+      // sre tries branches in order: an empty-matching branch before another may hide a longer match.
+      if (nullableBefore && last.max > 0) this.prefersEmpty = true
+      nullableBefore ||= last.min === 0
       src += '|' + last.src
       min = Math.min(min, last.min)
       max = Math.max(max, last.max)
@@ -263,7 +264,7 @@ class Translator {
     if (q.min === 0) this.#mark(this.optional, g0 + 1, this.groups)
     if (atom.min === 0 && q.max > 0) {
       // Repeating what can match empty: sre and JavaScript treat the empty iteration differently.
-      this.prefersEmpty = true
+      if (atom.max > 0) this.prefersEmpty = true
       this.#mark(this.unstable, g0 + 1, this.groups)
     }
     if (q.max > 1) {
@@ -442,7 +443,6 @@ class Translator {
     return negated ? `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w})(?:(?<=[\\s\\S])|(?=[\\s\\S])))` : `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`
   }
 
-  /** A class escape (\w \W \d \D \s \S) as class content, or undefined. */
   /** What a class escape matches inside a class, as flat ranges (a 'u' class cannot nest), or undefined. */
   #classEscapeRanges (c: string): readonly number[] | undefined {
     const word = this.#flags.ascii ? ASCII_WORD : WORD_RANGES
@@ -459,6 +459,7 @@ class Translator {
     }
   }
 
+  /** A class escape (\w \W \d \D \s \S) outside a class, as a class, or undefined. */
   #classEscape (c: string): string | undefined {
     switch (c) {
       case 'w': return `[${this.#word}]`

@@ -145,38 +145,28 @@ export function argpartition (v: ArrayLike<number>, kth: number): Int32Array {
 function aheapsort (v: ArrayLike<number>, ts: Int32Array, b: number, n: number): void {
   // numpy indexes the heap from 1: a[i] is ts[b + i - 1]
   const a = b - 1
-  for (let l = n >> 1; l > 0; --l) {
-    const tmp = ts[a + l]!
-    let i = l
-    for (let j = l << 1; j <= n;) {
-      if (j < n && less(v[ts[a + j]!]!, v[ts[a + j + 1]!]!)) j += 1
-      if (less(v[tmp]!, v[ts[a + j]!]!)) {
-        ts[a + i] = ts[a + j]!
-        i = j
-        j += j
-      } else {
-        break
-      }
-    }
-    ts[a + i] = tmp
-  }
+  for (let l = n >> 1; l > 0; --l) siftDown(v, ts, a, ts[a + l]!, l, n)
   for (; n > 1;) {
     const tmp = ts[a + n]!
     ts[a + n] = ts[a + 1]!
     n -= 1
-    let i = 1
-    for (let j = 2; j <= n;) {
-      if (j < n && less(v[ts[a + j]!]!, v[ts[a + j + 1]!]!)) j++
-      if (less(v[tmp]!, v[ts[a + j]!]!)) {
-        ts[a + i] = ts[a + j]!
-        i = j
-        j += j
-      } else {
-        break
-      }
-    }
-    ts[a + i] = tmp
+    siftDown(v, ts, a, tmp, 1, n)
   }
+}
+
+/** The sift-down both of `aheapsort_`'s loops run: `tmp` goes down from heap slot `i` of `n`. */
+function siftDown (v: ArrayLike<number>, ts: Int32Array, a: number, tmp: number, i: number, n: number): void {
+  for (let j = i << 1; j <= n;) {
+    if (j < n && less(v[ts[a + j]!]!, v[ts[a + j + 1]!]!)) j += 1
+    if (less(v[tmp]!, v[ts[a + j]!]!)) {
+      ts[a + i] = ts[a + j]!
+      i = j
+      j += j
+    } else {
+      break
+    }
+  }
+  ts[a + i] = tmp
 }
 
 const SMALL_QUICKSORT = 15

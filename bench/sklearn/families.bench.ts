@@ -3,7 +3,7 @@
  * fixture models (test/fixtures/estimators/1.2.1, written by Debian's scikit-learn, which
  * /usr/bin/python3 runs) and the same texts: scikit-learn in batches of 50 and in single
  * calls. Each family is timed in a process of its own, as a server holds one model (in one
- * process, eighteen models' code would share call sites and slow each other down).
+ * process, many models' code would share call sites and slow each other down).
  * Run alone: `npm run bench:families [-- SECONDS]`; `npm run bench` includes it.
  */
 import { execFileSync } from 'node:child_process'
@@ -38,7 +38,8 @@ export const FAMILY_CASES: ReadonlyArray<readonly [string, string]> = [
   ['FeatureUnion word + char', 'union-word-char'],
   ['TruncatedSVD + LR', 'svd-logreg'],
   ['SelectKBest + LR', 'select-kbest'],
-  ['XGBClassifier multi:softprob, 4 classes x 25', '../../xgboost/1.7.4/multi-softprob']
+  ['XGBClassifier multi:softprob, 4 classes x 25', '../../xgboost/1.7.4/multi-softprob'],
+  ['k-NN, cosine, k=5 (scikit-learn 1.2.1)', '../../knn/1.2.1/a-cosine-uniform-k5']
 ]
 
 export interface FamilyFigures {

@@ -13,6 +13,7 @@ import type { Explanation } from '../src/sklearn/explain.js'
 import type { TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
 import { DEFAULT_MODEL_KEY, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
+import { collectNow } from '../src/pool/collect-garbage.js'
 import { ModelSubscriber, type PublishedModel } from '../src/pool/model-channel.js'
 
 const init = workerData as WorkerInit
@@ -43,6 +44,13 @@ function made (key: string = DEFAULT_MODEL_KEY): Promise<Made> {
     models.set(key, m)
   }
   return m
+}
+
+/** Lets go of a dropped model and collects, so its shared memory can go back to the system. */
+export function drop (task: StatusTask): boolean {
+  if (task.model !== undefined) models.delete(task.model)
+  collectNow()
+  return true
 }
 
 /** Whether the model was created, and what of it this worker holds in its own memory. */

@@ -11,6 +11,7 @@ import type { LineFormat, LinesResult } from '../prediction-lines.js'
 import type { Explanation } from '../sklearn/explain.js'
 import { Admission } from './admission.js'
 import { TaskAbort } from './task-abort.js'
+import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
 import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type ModelStatus, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
@@ -185,6 +186,10 @@ export class ClassifierPool {
     if ((this.#busy.get(key) ?? 0) > 0) await new Promise<void>(resolve => { this.#idle.set(key, [...(this.#idle.get(key) ?? []), resolve]) })
     this.#models.delete(key)
     this.#publisher.drop(key)
+    // The drop message reaches an idle worker only with its next task; a task per worker now
+    // has each let go and collect, and this thread collects too.
+    await Promise.all(Array.from({ length: this.#workers }, async () => await this.#piscina.run({ model: key } satisfies StatusTask, { name: 'drop' })))
+    collectNow()
   }
 
   /** Counts a task for `key` while it runs, so removeModel can wait for it. */

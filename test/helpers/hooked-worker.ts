@@ -11,6 +11,7 @@ export const status = real.status
 export const lines = real.lines
 export const explain = real.explain
 export const score = real.score
+export const drop = real.drop
 
 export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
   for (const text of task.texts) {

@@ -7,7 +7,6 @@
 import { status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
 import { ServiceError } from '../errors.js'
 import { API_VERSION, type AppContext } from '../http/context.js'
-import { servedModel } from '../http/routes/predict.js'
 import { modelTensors, V2_EXTENSIONS, V2_PLATFORM } from '../protocol/v2/metadata.js'
 import type { ServedModel } from '../repository/model-repository.js'
 import { inferResponseMessage, readInferRequest, type ModelInferRequest } from './infer-messages.js'
@@ -31,8 +30,7 @@ function unary (ctx: GrpcContext, method: string, handle: Handler): (call: Serve
 
 /** The served model `name`, its version checked (an empty version: whichever is served). */
 function modelOf (ctx: GrpcContext, name: string, version: string): ServedModel {
-  // servedModel reads only ctx.repository, which a GrpcContext has.
-  const model = servedModel(ctx as AppContext, name)
+  const model = ctx.repository.serving(name)
   if (version !== '' && version !== model.version) throw new ServiceError('ERR_NOT_FOUND', `model ${model.name} has no version ${version} being served (it serves version ${model.version})`)
   return model
 }

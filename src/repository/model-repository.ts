@@ -90,6 +90,18 @@ export class ModelRepository {
     return this.#entries.get(name)?.served ?? undefined
   }
 
+  /**
+   * The served version of `name`, for a request.
+   * @throws ServiceError ERR_NOT_FOUND (404) for an unknown model, ERR_MODEL_NOT_READY (503) for one not loaded.
+   */
+  serving (name: string): ServedModel {
+    const served = this.get(name)
+    if (served !== undefined) return served
+    const entry = this.#entries.get(name)
+    if (entry === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}`)
+    throw new ServiceError('ERR_MODEL_NOT_READY', `model ${name} is ${entry.state}${entry.reason === '' ? '' : `: ${entry.reason}`}`)
+  }
+
   entry (name: string): ModelEntry | undefined {
     return this.#entries.get(name)
   }

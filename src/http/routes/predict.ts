@@ -108,20 +108,8 @@ export function sendJson (res: Response, body: string): void {
 /** Which model a request is for: the default one for the spec's routes, the named one under /models/{name}. */
 export type ModelOf = (req: Request) => ServedModel
 
-/**
- * The served model `name`, or the error its absence is.
- * @throws ServiceError ERR_NOT_FOUND (404) for an unknown model, ERR_WORKER_UNAVAILABLE (503) for one not loaded.
- */
-export function servedModel (ctx: AppContext, name: string): ServedModel {
-  const served = ctx.repository.get(name)
-  if (served !== undefined) return served
-  const entry = ctx.repository.entry(name)
-  if (entry === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}`)
-  throw new ServiceError('ERR_MODEL_NOT_READY', `model ${name} is ${entry.state}${entry.reason === '' ? '' : `: ${entry.reason}`}`)
-}
-
-export const defaultModel = (ctx: AppContext): ModelOf => () => servedModel(ctx, ctx.repository.defaultName)
-export const namedModel = (ctx: AppContext): ModelOf => req => servedModel(ctx, String(req.params.name))
+export const defaultModel = (ctx: AppContext): ModelOf => () => ctx.repository.serving(ctx.repository.defaultName)
+export const namedModel = (ctx: AppContext): ModelOf => req => ctx.repository.serving(String(req.params.name))
 
 export function createPredictHandlers (ctx: AppContext, modelOf: ModelOf = defaultModel(ctx)): { predict: RequestHandler, batchPredict: RequestHandler } {
   const handle = (parse: (body: unknown) => PredictBody): RequestHandler => async (req, res) => {

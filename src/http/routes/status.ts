@@ -4,7 +4,6 @@ import type { Request, RequestHandler } from 'express'
 import { ServiceError } from '../../errors.js'
 import { API_VERSION, type AppContext } from '../context.js'
 import type { ExpositionFormat } from '../prometheus.js'
-import { servedModel } from './predict.js'
 
 const MB = 1024 * 1024
 
@@ -79,7 +78,7 @@ export function createInfoHandler (ctx: AppContext): RequestHandler {
   })
   // The default model as served now (a reload may have replaced it).
   return (_req, res) => {
-    const model = servedModel(ctx, ctx.repository.defaultName)
+    const model = ctx.repository.serving(ctx.repository.defaultName)
     res.json({
       name: 'tfidf-serve',
       version: API_VERSION,

@@ -15,7 +15,7 @@ import type { ServedModel } from '../../repository/model-repository.js'
 import { BODY_LIMIT, readRawBody } from '../body.js'
 import { API_VERSION, type AppContext } from '../context.js'
 import { JsonShapeScanner } from '../json-shape.js'
-import { servedModel, withinRequestTime } from './predict.js'
+import { withinRequestTime } from './predict.js'
 
 export { V2_EXTENSIONS }
 
@@ -30,7 +30,7 @@ function sendV2 (res: Response, status: number, body: unknown): void {
 
 /** The served model a V2 path names, its version checked. */
 function modelOf (ctx: AppContext, req: Request): ServedModel {
-  const model = servedModel(ctx, String(req.params.name))
+  const model = ctx.repository.serving(String(req.params.name))
   const version = req.params.version
   if (version !== undefined && version !== model.version) throw new ServiceError('ERR_NOT_FOUND', `model ${model.name} has no version ${version} being served (it serves version ${model.version})`)
   return model

@@ -13,17 +13,41 @@ import { inferResponseMessage, readInferRequest, type ModelInferRequest } from '
 import { GrpcStatusError, toGrpcError } from './status.js'
 
 /** What the gRPC services use of the app's context: the very objects REST uses. */
-export type GrpcContext = Pick<AppContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'>
+export type GrpcContext = Pick<AppContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<AppContext, 'prometheus'>>
 
-/** A handler of one RPC; `never` takes each handler's own request type. */
-type Handler = (request: never) => unknown
+/** A handler of one RPC; `never` takes each handler's own request type (and the call's info). */
+type Handler = (request: never, info: never) => unknown
 
-/** A unary handler: its value is the response, its error the status (src/grpc/status.ts). */
+/** The model an RPC names, for its log line and counts (set by the handlers that serve one). */
+interface CallInfo {
+  model?: ServedModel
+  texts?: number
+}
+
+/**
+ * A unary handler: its value is the response, its error the status (src/grpc/status.ts); one
+ * log line per call, as REST's request line (rpc, status, duration, model, texts), and the
+ * per-model count of the calls that reached a model.
+ */
 function unary (ctx: GrpcContext, method: string, handle: Handler): (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void {
   return (call, callback) => {
-    Promise.resolve().then(() => handle(call.request as never)).then(
-      response => callback(null, response),
-      (err: unknown) => callback(toGrpcError(err, ctx.logger, method))
+    const started = performance.now()
+    const info: CallInfo = {}
+    const done = (code: number): void => {
+      const pino = ctx.logger.pino
+      const level = code === status.OK ? 'info' : code === status.UNAVAILABLE ? 'warn' : code === status.INTERNAL ? 'error' : 'info'
+      if (pino?.isLevelEnabled(level) === true) {
+        pino[level]({ rpc: method, status: status[code], duration_ms: Math.round((performance.now() - started) * 1000) / 1000, model: info.model?.name, texts: info.texts, client: call.getPeer() }, 'grpc call')
+      }
+      if (info.model !== undefined) ctx.prometheus?.modelRequests.inc({ model: info.model.name, version: info.model.version, status: `grpc_${status[code]}` })
+    }
+    Promise.resolve().then(() => handle(call.request as never, info as never)).then(
+      response => { done(status.OK); callback(null, response) },
+      (err: unknown) => {
+        const grpcError = toGrpcError(err, ctx.logger, method)
+        done(grpcError.code ?? status.UNKNOWN)
+        callback(grpcError)
+      }
     )
   }
 }
@@ -76,10 +100,12 @@ export function createInferenceService (ctx: GrpcContext): UntypedServiceImpleme
         properties: { classes: JSON.stringify(model.labels), classifier: s.classifier, vectorizer: s.vectorizer, confidence: s.confidence }
       }
     },
-    ModelInfer: async (req: ModelInferRequest) => {
+    ModelInfer: async (req: ModelInferRequest, info: CallInfo) => {
       const started = performance.now()
       const model = modelOf(ctx, req.model_name, req.model_version)
+      info.model = model
       const request = readInferRequest(req, limits)
+      info.texts = request.texts.length
       const scores = await withinRequestTime(ctx, started, ctx.pool.score(request.texts, 10, model.key))
       const response = inferResponseMessage(request, scores, { name: model.name, version: model.version, labels: model.labels })
       ctx.metrics.record(request.texts.length, (performance.now() - started) / 1000)

@@ -17,7 +17,7 @@ import request from 'supertest'
 import { parseConfig, type Config } from '../../src/config.js'
 import { createApp, createContext } from '../../src/http/app.js'
 import type { AppContext } from '../../src/http/context.js'
-import { createLogger } from '../../src/logger.js'
+import { createLogger, createPino, loggerOf } from '../../src/logger.js'
 import { ServiceError as AppError, type ErrorCode } from '../../src/errors.js'
 import { HEALTH_PROTO, INFERENCE_PROTO, loadServices } from '../../src/grpc/protos.js'
 import { startGrpcServer, type ListeningGrpcServer } from '../../src/grpc/server.js'
@@ -108,13 +108,14 @@ describe('the gRPC service', function () {
   let grpc: ListeningGrpcServer
   let inference: Client
   let health: Client
+  const logged: Array<Record<string, unknown>> = []
 
   before(async () => {
     root = makeRepository()
     config = parseConfig({ MODEL_REPOSITORY: root, DEFAULT_MODEL: 'sentiment', WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'silent' })
     const opened = await openRepository(config)
     pool = opened.pool
-    ctx = createContext({ config, pool, repository: opened.repository, logger: createLogger('silent') })
+    ctx = createContext({ config: { ...config, enableMetrics: true }, pool, repository: opened.repository, logger: loggerOf(createPino('info', { write: (line: string) => { logged.push(JSON.parse(line) as Record<string, unknown>) } })) })
     app = createApp({ config, pool, context: ctx })
     grpc = await startGrpcServer(ctx, 0, '127.0.0.1')
     inference = clientOf(SERVICES.inference, grpc.port)
@@ -177,6 +178,15 @@ describe('the gRPC service', function () {
       expect(values.predict!.data).to.deep.equal(predict.predictions.map(p => p.prediction))
       expect(values.predict!.data).to.deep.equal(['positive', 'negative', 'positive', 'negative'])
       expect(values.confidence!.data.map(c => Math.round((c as number) * 100) / 100)).to.deep.equal(predict.predictions.map(p => p.confidence))
+    })
+
+    it('logs each call in one line (rpc, status, model, texts) and counts it for its model', async () => {
+      logged.length = 0
+      await unary<InferResponse>(inference, 'ModelInfer', bytesInfer(TEXTS, {}))
+      const line = logged.find(l => l.msg === 'grpc call' && l.rpc === 'ModelInfer')
+      expect(line).to.deep.include({ level: 'info', rpc: 'ModelInfer', status: 'OK', model: 'sentiment', texts: TEXTS.length })
+      const text = (await request(app).get('/metrics?format=prometheus').expect(200)).text
+      expect(text).to.match(/tfidf_model_requests_total\{model="sentiment",version="1",status="grpc_OK"\} [1-9]/)
     })
 
     it('answers the same texts in raw_input_contents (4-byte little-endian lengths, shape [N, 1]) with the same values', async () => {

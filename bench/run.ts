@@ -172,8 +172,8 @@ async function main (): Promise<void> {
   console.log(markdown(['body', 'KB', 'shape scan us/KB', 'JSON.parse us/KB'], hostile.scan.map(r => [r.body, fmt(r.kb), fmt(r.scanUsPerKb, 3), fmt(r.parseUsPerKb, 3)])))
   if (repository !== undefined) {
     console.log('\n## Many models: 10 copies of the 200,000-feature model, 2 workers\n')
-    console.log(markdown(['all READY s', `RSS settled MB`, '/predict texts/s (batch 50, c50)', 'V2 infer texts/s', 'V2 / predict', 'steady p99 ms', 'p99 during a reload ms', 'non-2xx during reload', 'errors', 'RSS after unloading 9 MB'],
-      [[fmt(repository.allReadySeconds, 1), fmt(repository.rssSettledMb), fmt(repository.predictTextsPerSecond), fmt(repository.v2TextsPerSecond), ratio(repository.v2TextsPerSecond, repository.predictTextsPerSecond), fmt(repository.steadyP99Ms), fmt(repository.reloadP99Ms), String(repository.reloadNon2xx), String(repository.reloadErrors), fmt(repository.rssAfterUnloadMb)]]))
+    console.log(markdown(['all READY s', `RSS settled MB`, '/predict texts/s (batch 50, c50)', 'V2 infer texts/s', 'V2 / predict', 'gRPC texts/s', 'gRPC / V2', 'steady p99 ms', 'p99 during a reload ms', 'non-2xx during reload', 'errors', 'RSS after unloading 9 MB'],
+      [[fmt(repository.allReadySeconds, 1), fmt(repository.rssSettledMb), fmt(repository.predictTextsPerSecond), fmt(repository.v2TextsPerSecond), ratio(repository.v2TextsPerSecond, repository.predictTextsPerSecond), fmt(repository.grpcTextsPerSecond), ratio(repository.grpcTextsPerSecond, repository.v2TextsPerSecond), fmt(repository.steadyP99Ms), fmt(repository.reloadP99Ms), String(repository.reloadNon2xx), String(repository.reloadErrors), fmt(repository.rssAfterUnloadMb)]]))
   }
   console.log(`\nwrote bench/results/${stamp}.json and .svg`)
 }

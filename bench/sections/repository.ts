@@ -2,7 +2,8 @@
  * Many models in one process (issue 17's targets): ten copies of the 200,000-feature model in
  * a repository served by 2 workers: the time until every one is READY and the RSS once
  * settled; V2 infer beside /predict at batches of 50 (50 connections); a reload under that
- * load (failed requests, p99 during against steady); and RSS after unloading nine of them.
+ * load (failed requests, p99 during against steady); ModelInfer over gRPC beside them; and RSS
+ * after unloading nine of them.
  */
 import autocannon from 'autocannon'
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
@@ -13,6 +14,8 @@ import { ROOT } from '../lib/corpus.js'
 import { modelFiles, type ModelDir } from '../lib/models.js'
 import { freePort, startServer } from '../lib/processes.js'
 import { SERVER_NODE_FLAGS } from '../lib/servers.js'
+import { credentials, type Client } from '@grpc/grpc-js'
+import { loadServices } from '../../src/grpc/protos.js'
 
 export interface RepositoryFigures {
   readonly models: number
@@ -20,6 +23,8 @@ export interface RepositoryFigures {
   readonly rssSettledMb: number
   readonly predictTextsPerSecond: number
   readonly v2TextsPerSecond: number
+  /** ModelInfer over gRPC at batches of 50 from 50 concurrent calls (a @grpc/grpc-js client in this process). */
+  readonly grpcTextsPerSecond: number
   readonly steadyP99Ms: number
   readonly reloadP99Ms: number
   readonly reloadNon2xx: number
@@ -47,6 +52,28 @@ async function load (url: string, route: 'predict' | 'v2', texts: readonly strin
   return { textsPerSecond: r.requests.average * 50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts }
 }
 
+/** ModelInfer calls of 50 texts, 50 at a time, for `seconds`: texts per second. */
+async function grpcLoad (port: number, texts: readonly string[], seconds: number): Promise<number> {
+  const client = new (loadServices().inference)(`127.0.0.1:${port}`, credentials.createInsecure()) as Client & Record<string, (m: object, cb: (err: Error | null) => void) => void>
+  let k = 0
+  let done = 0
+  const until = performance.now() + seconds * 1000
+  const call = async (): Promise<void> => {
+    while (performance.now() < until) {
+      const batch = Array.from({ length: 50 }, () => Buffer.from(`${texts[k % texts.length]!} ${k++}`))
+      await new Promise<void>((resolve, reject) => {
+        client.ModelInfer!({ model_name: 'm0', inputs: [{ name: 'text', datatype: 'BYTES', shape: [50], contents: { bytes_contents: batch } }], outputs: [{ name: 'predict' }] }, err => { if (err === null) resolve(); else reject(err) })
+      })
+      done += 50
+    }
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: 50 }, call))
+  const rate = done / ((performance.now() - started) / 1000)
+  client.close()
+  return rate
+}
+
 export async function repositoryRows (large: ModelDir, texts: readonly string[], seconds: number, settle: number, progress: (m: string) => void): Promise<RepositoryFigures> {
   const root = mkdtempSync(path.join(tmpdir(), 'tfidf-bench-repo-'))
   const { model, vectorizer } = modelFiles(large)
@@ -57,9 +84,10 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
     copyFileSync(vectorizer, path.join(root, `m${i}`, 'tfidf_vectorizer.pkl'))
   }
   const port = await freePort()
+  const grpcPort = await freePort()
   progress(`repository: ${models} models of ${large.description}, 2 workers`)
   const started = performance.now()
-  const server = await startServer('tfidf-serve (repository)', process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'dist', 'src', 'main.js')], { PORT: String(port), HOST: '127.0.0.1', MODEL_REPOSITORY: root, DEFAULT_MODEL: 'm0', WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
+  const server = await startServer('tfidf-serve (repository)', process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'dist', 'src', 'main.js')], { PORT: String(port), HOST: '127.0.0.1', MODEL_REPOSITORY: root, DEFAULT_MODEL: 'm0', GRPC_PORT: String(grpcPort), WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
   try {
     for (;;) {
       const listed = (await (await fetch(`${server.url}/models`)).json()) as { models: Array<{ state: string }> }
@@ -73,6 +101,7 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
     await load(server.url, 'predict', texts, 1)
     const predict = await load(server.url, 'predict', texts, seconds)
     const v2 = await load(server.url, 'v2', texts, seconds)
+    const grpc = await grpcLoad(grpcPort, texts, seconds)
     progress('repository: a reload of m0 under the same load')
     const reload = await load(server.url, 'v2', texts, seconds, async () => {
       await setTimeout(seconds * 300)
@@ -86,6 +115,7 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
       rssSettledMb,
       predictTextsPerSecond: predict.textsPerSecond,
       v2TextsPerSecond: v2.textsPerSecond,
+      grpcTextsPerSecond: grpc,
       steadyP99Ms: v2.p99,
       reloadP99Ms: reload.p99,
       reloadNon2xx: reload.non2xx,

@@ -6,6 +6,7 @@
  */
 import { status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
 import { ServiceError } from '../errors.js'
+import { withinTime } from '../pool/request-time.js'
 import { API_VERSION, type AppContext } from '../http/context.js'
 import { modelTensors, V2_EXTENSIONS, V2_PLATFORM } from '../protocol/v2/metadata.js'
 import type { ServedModel } from '../repository/model-repository.js'
@@ -52,26 +53,6 @@ function unary (ctx: GrpcContext, method: string, handle: Handler): (call: Serve
   }
 }
 
-/** The served model `name`, its version checked (an empty version: whichever is served). */
-function modelOf (ctx: GrpcContext, name: string, version: string): ServedModel {
-  const model = ctx.repository.serving(name)
-  if (version !== '' && version !== model.version) throw new ServiceError('ERR_NOT_FOUND', `model ${model.name} has no version ${version} being served (it serves version ${model.version})`)
-  return model
-}
-
-/** Resolves with `work`, or fails as REST does when the request passes REQUEST_TIMEOUT_MS. */
-async function withinRequestTime<T> (ctx: GrpcContext, started: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new ServiceError('ERR_REQUEST_TIMEOUT', `request took longer than ${ctx.config.requestTimeoutMs} ms`)), Math.max(0, ctx.config.requestTimeoutMs - (performance.now() - started)))
-  })
-  try {
-    return await Promise.race([work, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
-}
-
 /** Triton's repository RPCs name a repository; there is one, so only the empty name (any) is served. */
 function checkRepositoryName (name: string): void {
   if (name !== '') throw new GrpcStatusError(status.UNIMPLEMENTED, `named repositories are not supported (got ${JSON.stringify(name)}); leave repository_name empty`)
@@ -89,7 +70,7 @@ export function createInferenceService (ctx: GrpcContext): UntypedServiceImpleme
     },
     ServerMetadata: () => ({ name: 'tfidf-serve', version: API_VERSION, extensions: [...V2_EXTENSIONS] }),
     ModelMetadata: (req: { name: string, version: string }) => {
-      const model = modelOf(ctx, req.name, req.version)
+      const model = ctx.repository.serving(req.name, req.version)
       const s = model.status
       return {
         name: model.name,
@@ -102,11 +83,11 @@ export function createInferenceService (ctx: GrpcContext): UntypedServiceImpleme
     },
     ModelInfer: async (req: ModelInferRequest, info: CallInfo) => {
       const started = performance.now()
-      const model = modelOf(ctx, req.model_name, req.model_version)
+      const model = ctx.repository.serving(req.model_name, req.model_version)
       info.model = model
       const request = readInferRequest(req, limits)
       info.texts = request.texts.length
-      const scores = await withinRequestTime(ctx, started, ctx.pool.score(request.texts, 10, model.key))
+      const scores = await withinTime(ctx.pool.score(request.texts, 10, model.key), started, ctx.config.requestTimeoutMs)
       const response = inferResponseMessage(request, scores, { name: model.name, version: model.version, labels: model.labels })
       ctx.metrics.record(request.texts.length, (performance.now() - started) / 1000)
       return response

@@ -6,6 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { ServiceError } from '../errors.js'
 import { DEFAULT_TOP_K, requestSchemas, type Limits } from './schemas.js'
+import { pyLen } from '../sklearn/text/py-len.js'
 
 export type { Limits } from './schemas.js'
 
@@ -133,21 +134,10 @@ function isSingleForm (body: unknown): boolean {
 function textRules (this: unknown, max: number, data: string): boolean {
   const errors: Array<Partial<ErrorObject>> = []
   if (data.length === 0) errors.push({ keyword: 'minLength', params: { limit: 1 } })
-  if (data.length > max && codePointCount(data) > max) errors.push({ keyword: 'maxLength', params: { limit: max } })
+  if (data.length > max && pyLen(data) > max) errors.push({ keyword: 'maxLength', params: { limit: max } })
   if (!(data as unknown as { isWellFormed: () => boolean }).isWellFormed()) errors.push({ keyword: 'wellFormed', params: {} })
   ;(textRules as { errors?: unknown }).errors = errors
   return errors.length === 0
-}
-
-function codePointCount (text: string): number {
-  let n = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    // A high surrogate followed by a low one is one code point.
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) i++
-    n++
-  }
-  return n
 }
 
 function isPlainObject (value: unknown): value is Record<string, unknown> {

@@ -6,6 +6,7 @@
  * the load in one line naming the settings file, the step and the problem.
  */
 import { ServiceError } from '../errors.js'
+import { pyLen } from '../sklearn/text/py-len.js'
 import { pySplit, pyLower } from '../sklearn/text/python-str.js'
 import { ENGLISH_STOP_WORDS } from '../sklearn/text/unicode-tables.js'
 import type { SplitSpec, StepSpec, TextStepSpec, WordStepSpec } from '../settings/step-schema.js'
@@ -42,12 +43,6 @@ function literal (value: string | undefined): string {
   return Object.hasOwn(PY_STRING_CONSTANTS, value) ? PY_STRING_CONSTANTS[value as keyof typeof PY_STRING_CONSTANTS] : value
 }
 
-const codePoints = (s: string): number => {
-  let n = 0
-  for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) & 0xfc00) !== 0xdc00) n++
-  return n
-}
-
 function compileText (step: TextStepSpec, functions: UserFunctions | null): TextFunction {
   switch (step.op) {
     case 'str.lower': return pyLower
@@ -62,7 +57,7 @@ function compileText (step: TextStepSpec, functions: UserFunctions | null): Text
     case 'str.translate': {
       const from = literal(step.from)
       const to = literal(step.to)
-      if (codePoints(from) !== codePoints(to)) throw new Error(`"from" and "to" must have the same length, as str.maketrans requires (${codePoints(from)} and ${codePoints(to)})`)
+      if (pyLen(from) !== pyLen(to)) throw new Error(`"from" and "to" must have the same length, as str.maketrans requires (${pyLen(from)} and ${pyLen(to)})`)
       const table = makeTranslation(from, to, literal(step.delete))
       return s => pyTranslate(s, table)
     }
@@ -113,7 +108,7 @@ function compileWord (step: WordStepSpec, functions: UserFunctions | null): Word
       const negate = step.if?.startsWith('not ') === true
       const test = step.if === undefined ? undefined : PREDICATES[negate ? step.if.slice(4) : step.if]!
       const min = step.min_length ?? 0
-      return w => (min > 0 && codePoints(w) < min) || (test !== undefined && test(w) === negate) ? null : w
+      return w => (min > 0 && pyLen(w) < min) || (test !== undefined && test(w) === negate) ? null : w
     }
     case 'nltk.PorterStemmer': return memoized(createPorterStemmer(step.mode ?? 'NLTK_EXTENSIONS'))
     case 'nltk.SnowballStemmer': {

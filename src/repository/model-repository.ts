@@ -91,12 +91,16 @@ export class ModelRepository {
   }
 
   /**
-   * The served version of `name`, for a request.
-   * @throws ServiceError ERR_NOT_FOUND (404) for an unknown model, ERR_MODEL_NOT_READY (503) for one not loaded.
+   * The served version of `name`, for a request; `version` (when given and not empty) must be it.
+   * @throws ServiceError ERR_NOT_FOUND (404) for an unknown model or a version not served,
+   * ERR_MODEL_NOT_READY (503) for a model not loaded.
    */
-  serving (name: string): ServedModel {
+  serving (name: string, version?: string): ServedModel {
     const served = this.get(name)
-    if (served !== undefined) return served
+    if (served !== undefined) {
+      if (version !== undefined && version !== '' && version !== served.version) throw new ServiceError('ERR_NOT_FOUND', `model ${name} has no version ${version} being served (it serves version ${served.version})`)
+      return served
+    }
     const entry = this.#entries.get(name)
     if (entry === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}`)
     throw new ServiceError('ERR_MODEL_NOT_READY', `model ${name} is ${entry.state}${entry.reason === '' ? '' : `: ${entry.reason}`}`)

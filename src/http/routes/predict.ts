@@ -4,8 +4,8 @@
  * Responses are written as JSON text directly, with no object per prediction.
  */
 import type { Request, RequestHandler, Response } from 'express'
-import { ServiceError } from '../../errors.js'
 import type { Classified } from '../../pool/classifier-pool.js'
+import { withinTime } from '../../pool/request-time.js'
 import type { ServedModel } from '../../repository/model-repository.js'
 import type { AppContext } from '../context.js'
 import { pyRound } from '../rounding.js'
@@ -73,17 +73,7 @@ function observe (ctx: AppContext, labels: readonly string[], texts: readonly st
 
 /** Resolves with `work`, or fails with 503 when the whole request would pass its time limit. */
 export async function withinRequestTime<T> (res: Response, ctx: AppContext, work: Promise<T>): Promise<T> {
-  const started = res.locals.startedAt as number
-  const left = ctx.config.requestTimeoutMs - (performance.now() - started)
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new ServiceError('ERR_REQUEST_TIMEOUT', `request took longer than ${ctx.config.requestTimeoutMs} ms`)), Math.max(0, left))
-  })
-  try {
-    return await Promise.race([work, timeout])
-  } finally {
-    clearTimeout(timer)
-  }
+  return await withinTime(work, res.locals.startedAt as number, ctx.config.requestTimeoutMs)
 }
 
 const json = JSON.stringify

@@ -30,10 +30,8 @@ function sendV2 (res: Response, status: number, body: unknown): void {
 
 /** The served model a V2 path names, its version checked. */
 function modelOf (ctx: AppContext, req: Request): ServedModel {
-  const model = ctx.repository.serving(String(req.params.name))
   const version = req.params.version
-  if (version !== undefined && version !== model.version) throw new ServiceError('ERR_NOT_FOUND', `model ${model.name} has no version ${version} being served (it serves version ${model.version})`)
-  return model
+  return ctx.repository.serving(String(req.params.name), version === undefined ? undefined : String(version))
 }
 
 function metadata (model: ServedModel, versions: readonly string[]): Record<string, unknown> {

@@ -10,6 +10,7 @@
  */
 import { ServiceError } from '../../errors.js'
 import { pyLower } from '../../sklearn/text/python-str.js'
+import { pyLen } from '../../sklearn/text/py-len.js'
 
 export type PorterMode = 'ORIGINAL_ALGORITHM' | 'MARTIN_EXTENSIONS' | 'NLTK_EXTENSIONS'
 
@@ -55,15 +56,6 @@ function isHighSurrogate (c: number): boolean {
 
 function isLowSurrogate (c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff
-}
-
-/** Python's `len()`: a surrogate pair is one code point. */
-function codePointLength (s: string): number {
-  let n = s.length
-  for (let i = 1; i < s.length; i++) {
-    if (isLowSurrogate(s.charCodeAt(i)) && isHighSurrogate(s.charCodeAt(i - 1))) n--
-  }
-  return n
 }
 
 /** Start of the code point ending just before unit `end`, or -1 when there is none. */
@@ -211,7 +203,7 @@ const STEP5B_RULES: readonly Rule[] = [
 
 function step1a (word: string, nltk: boolean): string {
   // NLTK: 'dies' -> 'die' but 'flies' -> 'fli'.
-  if (nltk && word.endsWith('ies') && codePointLength(word) === 4) return word.slice(0, -3) + 'ie'
+  if (nltk && word.endsWith('ies') && pyLen(word) === 4) return word.slice(0, -3) + 'ie'
   if (word.endsWith('sses')) return word.slice(0, -2)
   if (word.endsWith('ies')) return word.slice(0, -2)
   if (word.endsWith('ss')) return word
@@ -221,7 +213,7 @@ function step1a (word: string, nltk: boolean): string {
 
 function step1b (word: string, nltk: boolean): string {
   // NLTK: 'died' -> 'die' but 'spied' -> 'spi'.
-  if (nltk && word.endsWith('ied')) return word.slice(0, -3) + (codePointLength(word) === 4 ? 'ie' : 'i')
+  if (nltk && word.endsWith('ied')) return word.slice(0, -3) + (pyLen(word) === 4 ? 'ie' : 'i')
   if (word.endsWith('eed')) return positiveMeasure(word, word.length - 3) ? word.slice(0, -1) : word
 
   let stem: string
@@ -243,7 +235,7 @@ function step1c (word: string, nltk: boolean): string {
   const end = word.length - 1
   // NLTK: y -> i after a consonant, unless that consonant is the whole stem ('happy' -> 'happi', 'enjoy' kept).
   const applies = nltk
-    ? codePointLength(word) > 2 && isConsonant(word, end - 1)
+    ? pyLen(word) > 2 && isConsonant(word, end - 1)
     : containsVowel(word, end)
   return applies ? word.slice(0, end) + 'i' : word
 }
@@ -291,7 +283,7 @@ export function createPorterStemmer (
       if (irregular !== undefined) return irregular
     }
     // NLTK measures the word before lowercasing ('İ' is one code point, its lowercase two).
-    if (mode !== 'ORIGINAL_ALGORITHM' && codePointLength(word) <= 2) return lowered
+    if (mode !== 'ORIGINAL_ALGORITHM' && pyLen(word) <= 2) return lowered
     let s = step1a(lowered, nltk)
     s = step1b(s, nltk)
     s = step1c(s, nltk)

@@ -6,6 +6,7 @@
  * `confidence`), each as JSON data or binary, with Triton's `classification` top-k.
  */
 import type { ScoreResult } from '../../pool/messages.js'
+import { pyLen } from '../../sklearn/text/py-len.js'
 
 /** A request the protocol refuses (400 over REST, INVALID_ARGUMENT over gRPC). */
 export class V2InputError extends Error {
@@ -88,12 +89,6 @@ export function writeBinaryStrings (values: readonly string[]): Buffer {
   return out
 }
 
-function codePoints (s: string): number {
-  let n = 0
-  for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) & 0xfc00) !== 0xdc00) n++
-  return n
-}
-
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 function checkTexts (texts: readonly string[], limits: TextLimits): void {
@@ -101,7 +96,7 @@ function checkTexts (texts: readonly string[], limits: TextLimits): void {
   if (texts.length > limits.maxBatchSize) fail(`the input holds ${texts.length} texts; this model takes at most ${limits.maxBatchSize} per request (max_batch_size)`)
   texts.forEach((t, i) => {
     if (t.length === 0) fail(`text ${i} is empty`)
-    if (codePoints(t) > limits.maxTextLength) fail(`text ${i} has more than ${limits.maxTextLength} characters`)
+    if (pyLen(t) > limits.maxTextLength) fail(`text ${i} has more than ${limits.maxTextLength} characters`)
     if (LONE_SURROGATE.test(t)) fail(`text ${i} holds a lone UTF-16 surrogate`)
   })
 }

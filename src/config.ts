@@ -28,6 +28,10 @@ export interface Config {
   readonly modelRepository: string | null
   /** DEFAULT_MODEL: the repository's model the spec's routes serve (default: the only one). */
   readonly defaultModel: string | null
+  /** MODEL_DIR (absolute): a folder holding one model, as KServe mounts it; null: MODEL_PATH's. */
+  readonly modelDir: string | null
+  /** MODEL_NAME: the name the one model (MODEL_PATH's or MODEL_DIR's) is served under. */
+  readonly modelName: string
   /** MODEL_POLL_SECONDS: how often the repository is looked at for changed folders (0: never). */
   readonly modelPollSeconds: number
   readonly maxBatchSize: number
@@ -118,6 +122,8 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     ...modelPathsFromEnv(env, cwd),
     modelRepository: typeof v.MODEL_REPOSITORY === 'string' ? path.resolve(cwd, v.MODEL_REPOSITORY) : null,
     defaultModel: typeof v.DEFAULT_MODEL === 'string' ? v.DEFAULT_MODEL : null,
+    modelDir: typeof v.MODEL_DIR === 'string' ? path.resolve(cwd, v.MODEL_DIR) : null,
+    modelName: typeof v.MODEL_NAME === 'string' ? v.MODEL_NAME : 'default',
     modelPollSeconds: v.MODEL_POLL_SECONDS as number,
     maxBatchSize: v.MAX_BATCH_SIZE as number,
     maxTextLength: v.MAX_TEXT_LENGTH as number,

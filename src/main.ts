@@ -5,12 +5,9 @@
  * thread, so the two overlap.
  */
 import net from 'node:net'
-import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { ServiceError } from './errors.js'
-import { modelPathsFromEnv } from './paths.js'
 import { decodeModelInThread } from './pool/decode-model-thread.js'
-import type { ModelSpec } from './pool/classifier-pool.js'
 
 export async function main (): Promise<void> {
   let config
@@ -21,8 +18,10 @@ export async function main (): Promise<void> {
   let decoding
   try {
     // The default model: MODEL_PATH's (named 'default'), or the repository's DEFAULT_MODEL.
-    const root = process.env.MODEL_REPOSITORY === undefined || process.env.MODEL_REPOSITORY === '' ? null : path.resolve(process.env.MODEL_REPOSITORY)
-    const first = root === null ? await singleModel() : await repositoryDefault(root)
+    const { defaultModelOf, defaultModelSourceFromEnv } = await import('./repository/open.js')
+    const source = defaultModelSourceFromEnv(process.env)
+    const root = source.modelRepository
+    const first = defaultModelOf(source)
     decoding = decodeModelInThread(first.spec.paths, first.spec.settingsFile)
     decoding.catch(() => {})
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
@@ -129,29 +128,6 @@ export async function main (): Promise<void> {
     }
     throw err
   }
-}
-
-/**
- * The one model served without a repository: MODEL_DIR's (a folder holding one model, as
- * KServe mounts it), else MODEL_PATH's (or the shipped one); named MODEL_NAME, else 'default'.
- */
-async function singleModel (): Promise<{ name: string, version: string, folder: string | null, spec: ModelSpec }> {
-  const name = process.env.MODEL_NAME === undefined || process.env.MODEL_NAME === '' ? 'default' : process.env.MODEL_NAME
-  const dir = process.env.MODEL_DIR === undefined || process.env.MODEL_DIR === '' ? null : path.resolve(process.env.MODEL_DIR)
-  if (dir !== null) {
-    const { readModelFolder } = await import('./repository/layout.js')
-    const found = readModelFolder(dir)
-    if (found.version === null) throw new ServiceError('ERR_CONFIG_INVALID', `MODEL_DIR holds no model that can be served: ${found.problem}`, { file: dir })
-    return { name, version: found.version, folder: dir, spec: found.spec }
-  }
-  const { modelPath, vectorizerPaths, settingsFile } = modelPathsFromEnv(process.env)
-  return { name, version: '1', folder: null, spec: { paths: { model: modelPath, vectorizers: vectorizerPaths }, settingsFile } }
-}
-
-async function repositoryDefault (root: string): Promise<{ name: string, version: string, folder: string | null, spec: ModelSpec }> {
-  const { chooseDefault } = await import('./repository/layout.js')
-  const found = chooseDefault(root, process.env.DEFAULT_MODEL === '' ? undefined : process.env.DEFAULT_MODEL)
-  return { name: found.name, version: found.version, folder: found.folder, spec: found.spec }
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main()

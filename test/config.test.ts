@@ -29,6 +29,8 @@ describe('parseConfig', () => {
       settingsFile: null,
       modelRepository: null,
       defaultModel: null,
+      modelDir: null,
+      modelName: 'default',
       modelPollSeconds: 0,
       maxBatchSize: 50,
       maxTextLength: 10000,

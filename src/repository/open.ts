@@ -3,9 +3,12 @@
  * 'default') decoded into a new pool, then the repository's other models beside it. The
  * default model failing stops start-up; any other failing is only marked UNAVAILABLE.
  */
+import path from 'node:path'
 import type { Config } from '../config.js'
+import { ServiceError } from '../errors.js'
+import { modelPathsFromEnv } from '../paths.js'
 import { ClassifierPool, type ModelSpec, type PoolOptions } from '../pool/classifier-pool.js'
-import { chooseDefault } from './layout.js'
+import { chooseDefault, readModelFolder } from './layout.js'
 import { ModelRepository, type RepositoryEvents } from './model-repository.js'
 
 /** The default model: the repository's chosen one, or MODEL_PATH's as a repository of one. */
@@ -16,12 +19,40 @@ export interface DefaultModel {
   readonly spec: ModelSpec
 }
 
-export function defaultModelOf (config: Readonly<Config>): DefaultModel {
-  if (config.modelRepository === null) {
-    return { name: 'default', version: '1', folder: null, spec: { paths: { model: config.modelPath, vectorizers: config.vectorizerPaths }, settingsFile: config.settingsFile } }
+/** What decides the default model: the settings below, as Config holds them (or the environment, read early). */
+export type DefaultModelSource = Pick<Config, 'modelRepository' | 'defaultModel' | 'modelDir' | 'modelName' | 'modelPath' | 'vectorizerPaths' | 'settingsFile'>
+
+/**
+ * The repository's DEFAULT_MODEL (or only model); without a repository, MODEL_DIR's model (a
+ * folder holding one, as KServe mounts it), else MODEL_PATH's (or the shipped one), named
+ * MODEL_NAME.
+ * @throws ServiceError ERR_CONFIG_INVALID when it cannot be chosen or read.
+ */
+export function defaultModelOf (source: DefaultModelSource): DefaultModel {
+  if (source.modelRepository !== null) {
+    const found = chooseDefault(source.modelRepository, source.defaultModel ?? undefined)
+    return { name: found.name, version: found.version, folder: found.folder, spec: found.spec }
   }
-  const found = chooseDefault(config.modelRepository, config.defaultModel ?? undefined)
-  return { name: found.name, version: found.version, folder: found.folder, spec: found.spec }
+  if (source.modelDir !== null) {
+    const found = readModelFolder(source.modelDir)
+    if (found.version === null) throw new ServiceError('ERR_CONFIG_INVALID', `MODEL_DIR holds no model that can be served: ${found.problem}`, { file: source.modelDir })
+    return { name: source.modelName, version: found.version, folder: source.modelDir, spec: found.spec }
+  }
+  return { name: source.modelName, version: '1', folder: null, spec: { paths: { model: source.modelPath, vectorizers: source.vectorizerPaths }, settingsFile: source.settingsFile } }
+}
+
+/** The same settings read straight from the environment, before the configuration is parsed (main.ts starts decoding first). */
+export function defaultModelSourceFromEnv (env: NodeJS.ProcessEnv, cwd: string = process.cwd()): DefaultModelSource {
+  const set = (name: string): string | null => env[name] === undefined || env[name] === '' ? null : env[name]!
+  const repository = set('MODEL_REPOSITORY')
+  const dir = set('MODEL_DIR')
+  return {
+    ...modelPathsFromEnv(env, cwd),
+    modelRepository: repository === null ? null : path.resolve(cwd, repository),
+    defaultModel: set('DEFAULT_MODEL'),
+    modelDir: dir === null ? null : path.resolve(cwd, dir),
+    modelName: set('MODEL_NAME') ?? 'default'
+  }
 }
 
 /** The repository over `pool`, which already serves `first` under its first key. */

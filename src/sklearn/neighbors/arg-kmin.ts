@@ -51,6 +51,18 @@ function dualSwap (v: Float64Array, ix: Int32Array, a: number, b: number): void 
   ix[b] = it
 }
 
+/**
+ * Orders v[a] <= v[b] <= v[c] by sklearn's three compare-and-swaps: the size-3 case and
+ * the median-of-three that leaves the pivot at b (both sorts, every version).
+ */
+function sortThree (v: Float64Array, ix: Int32Array, a: number, b: number, c: number): void {
+  if (v[a]! > v[b]!) dualSwap(v, ix, a, b)
+  if (v[b]! > v[c]!) {
+    dualSwap(v, ix, b, c)
+    if (v[a]! > v[b]!) dualSwap(v, ix, a, b)
+  }
+}
+
 /** `simultaneous_sort` before 1.9: a recursive quicksort, median of three, `<` partition. */
 function quicksortSimultaneous (v: Float64Array, ix: Int32Array, o: number, size: number): void {
   if (size <= 1) return
@@ -59,19 +71,11 @@ function quicksortSimultaneous (v: Float64Array, ix: Int32Array, o: number, size
     return
   }
   if (size === 3) {
-    if (v[o]! > v[o + 1]!) dualSwap(v, ix, o, o + 1)
-    if (v[o + 1]! > v[o + 2]!) {
-      dualSwap(v, ix, o + 1, o + 2)
-      if (v[o]! > v[o + 1]!) dualSwap(v, ix, o, o + 1)
-    }
+    sortThree(v, ix, o, o + 1, o + 2)
     return
   }
   let pivotIdx = size >> 1
-  if (v[o]! > v[o + size - 1]!) dualSwap(v, ix, o, o + size - 1)
-  if (v[o + size - 1]! > v[o + pivotIdx]!) {
-    dualSwap(v, ix, o + size - 1, o + pivotIdx)
-    if (v[o]! > v[o + size - 1]!) dualSwap(v, ix, o, o + size - 1)
-  }
+  sortThree(v, ix, o, o + size - 1, o + pivotIdx)
   const pivot = v[o + size - 1]!
   let store = 0
   for (let i = 0; i < size - 1; i++) {
@@ -137,11 +141,7 @@ function introsort2way (v: Float64Array, ix: Int32Array, o: number, n: number, m
     maxd--
     // inplace_median3
     const mid = n >> 1
-    if (v[o]! > v[o + n - 1]!) dualSwap(v, ix, o, o + n - 1)
-    if (v[o + n - 1]! > v[o + mid]!) {
-      dualSwap(v, ix, o + n - 1, o + mid)
-      if (v[o]! > v[o + n - 1]!) dualSwap(v, ix, o, o + n - 1)
-    }
+    sortThree(v, ix, o, o + n - 1, o + mid)
     const pivot = v[o + n - 1]!
     let i = 1
     let j = n - 2

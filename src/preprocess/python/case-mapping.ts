@@ -17,22 +17,11 @@ const upperMap = mappingTable(UPPER_MAP)
  * code points Python does not know stay as they are.
  */
 export function pyCasefold (s: string): string {
-  if (ASCII.test(s)) return s.toLowerCase()
-  let out = ''
-  let run = 0
-  for (let i = 0; i < s.length; i++) {
-    const unit = s.charCodeAt(i)
-    if (unit < 0x80) continue
-    const cp = s.codePointAt(i)!
-    const wide = cp > 0xffff
-    if ((charProps(cp) & FOLD_SPECIAL) !== 0) {
-      // Σ is special only because toLowerCase would apply Final_Sigma; casefold gives σ.
-      out += s.slice(run, i).toLowerCase() + (cp === 0x3a3 ? 'σ' : foldExtra().get(cp) ?? String.fromCodePoint(cp))
-      run = i + (wide ? 2 : 1)
-    }
-    if (wide) i++
-  }
-  return run === 0 ? s.toLowerCase() : out + s.slice(run).toLowerCase()
+  return mapByCodePoint(s, run => run.toLowerCase(), cp => {
+    if ((charProps(cp) & FOLD_SPECIAL) === 0) return undefined
+    // Σ is special only because toLowerCase would apply Final_Sigma; casefold gives σ.
+    return cp === 0x3a3 ? 'σ' : foldExtra().get(cp) ?? String.fromCodePoint(cp)
+  })
 }
 
 /**
@@ -41,18 +30,28 @@ export function pyCasefold (s: string): string {
  * as U+0264), so ASCII runs alone go through toUpperCase.
  */
 export function pyUpper (s: string): string {
-  if (ASCII.test(s)) return s.toUpperCase()
+  return mapByCodePoint(s, run => run.toUpperCase(), cp =>
+    (charProps(cp) & UPPER_CHANGES) !== 0 ? upperMap().get(cp)! : String.fromCodePoint(cp))
+}
+
+/**
+ * Maps s through `bulk` (JavaScript's own mapping) in runs, except for each non-ASCII code
+ * point `single` answers for, which takes that answer; an all-ASCII string is one run.
+ */
+function mapByCodePoint (s: string, bulk: (run: string) => string, single: (cp: number) => string | undefined): string {
+  if (ASCII.test(s)) return bulk(s)
   let out = ''
   let run = 0
   for (let i = 0; i < s.length; i++) {
-    const unit = s.charCodeAt(i)
-    if (unit < 0x80) continue
+    if (s.charCodeAt(i) < 0x80) continue
     const cp = s.codePointAt(i)!
     const width = cp > 0xffff ? 2 : 1
-    out += s.slice(run, i).toUpperCase()
-    out += (charProps(cp) & UPPER_CHANGES) !== 0 ? upperMap().get(cp)! : s.slice(i, i + width)
-    run = i + width
+    const mapped = single(cp)
+    if (mapped !== undefined) {
+      out += bulk(s.slice(run, i)) + mapped
+      run = i + width
+    }
     i += width - 1
   }
-  return out + s.slice(run).toUpperCase()
+  return out + bulk(s.slice(run))
 }

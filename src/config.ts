@@ -48,6 +48,22 @@ export interface Config {
   /** LABEL_NAMES, in the order of the model's classes, or null. */
   readonly labelNames: readonly string[] | null
   readonly logLevel: LogLevel
+  /** API_KEYS_FILE (absolute): the keys, their scopes and limits; null: no keys asked (SPEC 1.0). */
+  readonly apiKeysFile: string | null
+  /** METRICS_REQUIRE_KEY: /metrics asks for a key with the `metrics` scope (keys on only). */
+  readonly metricsRequireKey: boolean
+  /** REDIS_URL: where rate limits and quotas are counted, shared by every replica; null: in this process. */
+  readonly redisUrl: string | null
+  /** REDIS_TIMEOUT_MS: the longest any call to Redis may take before it counts as failed. */
+  readonly redisTimeoutMs: number
+  /** RATE_LIMIT_ON_STORE_ERROR: when the store fails, let requests through (open) or refuse them (closed). */
+  readonly rateLimitOnStoreError: 'open' | 'closed'
+  /** WEBHOOK_URL: where lifecycle and quota events are POSTed; null: none sent. */
+  readonly webhookUrl: string | null
+  /** WEBHOOK_SECRET: the HMAC-SHA256 key of X-Signature-256; null: events go unsigned. */
+  readonly webhookSecret: string | null
+  /** WEBHOOK_QUEUE_SIZE: events held for a receiver that is down; past it the oldest are dropped (and counted). */
+  readonly webhookQueueSize: number
 }
 
 const int = (minimum: number, maximum: number, fallback?: number): Record<string, unknown> =>
@@ -79,7 +95,15 @@ const SCHEMA = {
     CACHE_SIZE: int(0, 100_000_000, 10000),
     CACHE_MAX_BYTES: int(0, 2 ** 40, 32 * 1024 * 1024),
     LABEL_NAMES: { type: 'string', minLength: 1 },
-    LOG_LEVEL: { enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' }
+    LOG_LEVEL: { enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' },
+    API_KEYS_FILE: { type: 'string', minLength: 1 },
+    METRICS_REQUIRE_KEY: { type: 'boolean', default: false },
+    REDIS_URL: { type: 'string', pattern: '^rediss?://' },
+    REDIS_TIMEOUT_MS: int(1, 60_000, 100),
+    RATE_LIMIT_ON_STORE_ERROR: { enum: ['open', 'closed'], default: 'open' },
+    WEBHOOK_URL: { type: 'string', pattern: '^https?://' },
+    WEBHOOK_SECRET: { type: 'string', minLength: 1 },
+    WEBHOOK_QUEUE_SIZE: int(1, 1_000_000, 1000)
   }
 } as const
 
@@ -136,7 +160,15 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     cacheSize: v.CACHE_SIZE as number,
     cacheMaxBytes: v.CACHE_MAX_BYTES as number,
     labelNames: labelNames === null ? null : Object.freeze(labelNames),
-    logLevel: v.LOG_LEVEL as LogLevel
+    logLevel: v.LOG_LEVEL as LogLevel,
+    apiKeysFile: typeof v.API_KEYS_FILE === 'string' ? path.resolve(cwd, v.API_KEYS_FILE) : null,
+    metricsRequireKey: v.METRICS_REQUIRE_KEY as boolean,
+    redisUrl: (v.REDIS_URL as string | undefined) ?? null,
+    redisTimeoutMs: v.REDIS_TIMEOUT_MS as number,
+    rateLimitOnStoreError: v.RATE_LIMIT_ON_STORE_ERROR as 'open' | 'closed',
+    webhookUrl: (v.WEBHOOK_URL as string | undefined) ?? null,
+    webhookSecret: (v.WEBHOOK_SECRET as string | undefined) ?? null,
+    webhookQueueSize: v.WEBHOOK_QUEUE_SIZE as number
   }
   return Object.freeze({ ...config, vectorizerPaths: Object.freeze([...config.vectorizerPaths]) })
 }

@@ -27,13 +27,25 @@ export async function main (): Promise<void> {
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)
     const logger = createLogger(config.logLevel)
+    // Webhooks (WEBHOOK_URL): lifecycle events, quotas used up, workers replaced; sent from a bounded queue.
+    const webhooks = config.webhookUrl === null
+      ? undefined
+      : new (await import('./access/webhooks.js')).WebhookSender({
+        url: config.webhookUrl,
+        secret: config.webhookSecret,
+        queueSize: config.webhookQueueSize,
+        onLost: (event, why, detail) => logger.warn(`webhook event ${why}: ${detail}`, { event_id: event.id, event: event.type })
+      })
     const starting = ClassifierPool.start({
       ...config,
       modelPath: first.spec.paths.model,
       vectorizerPaths: first.spec.paths.vectorizers ?? [],
       settingsFile: first.spec.settingsFile,
       decoding,
-      onWorkerRestart: threadId => logger.warn('worker restarted', { thread_id: threadId })
+      onWorkerRestart: threadId => {
+        logger.warn('worker restarted', { thread_id: threadId })
+        webhooks?.send('worker.replaced', { thread_id: threadId })
+      }
     }, err => logger.error('worker error', { stack: (err as Error).stack }))
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
@@ -50,10 +62,13 @@ export async function main (): Promise<void> {
       onEvent: event => {
         if (event.kind === 'load_failed') logger.error('model load failed', event)
         else logger.info(`model ${event.kind}`, event)
+        webhooks?.send(`model.${event.kind}`, { model: event.model, version: event.version, reason: event.reason, seconds: event.seconds })
       }
     })
-    // One context for REST and gRPC: the same pool, repository, limits and counters.
-    const context = createContext({ config, pool, logger, repository })
+    // One context for REST and gRPC: the same pool, repository, keys, limits and counters.
+    const context = createContext({ config, pool, logger, repository, webhooks })
+    // Shared limits from the first request: wait a little for Redis, never for long (a store that is down fails open or closed, per setting).
+    if (context.access !== undefined && !await context.access.ready(2000)) logger.warn(`rate limit store ${config.redisUrl ?? ''} not reachable yet`)
     const app = createApp({ config, pool, isStopping: () => stopping, context })
     const server = createServer(app, config)
     server.listen(config.port, config.host)
@@ -83,16 +98,22 @@ export async function main (): Promise<void> {
       sklearn_versions: pool.model.sklearnVersions,
       explainable: pool.model.explainRefusal === undefined,
       workers: pool.workerCount,
+      api_keys: context.access?.keys.size ?? null,
       shared_model_bytes: pool.model.sharedBytes,
       model_load_ms: Math.round(pool.model.loadMs),
       startup_ms: Math.round(performance.now() - started),
-      settings: config
+      // Secrets stay out of logs: the webhook's key, and a password in REDIS_URL.
+      settings: { ...config, webhookSecret: config.webhookSecret === null ? null : '[redacted]', redisUrl: config.redisUrl?.replace(/\/\/[^@/]*@/, '//[redacted]@') ?? null }
     })
     for (const note of pool.model.notes) logger.info(note)
     // The repository's other models load beside the default one, which already serves.
     repository.loadAll().catch(err => logger.error('repository load failed', { stack: (err as Error).stack }))
     // SIGHUP reloads every model (and loads new folders); a failed reload leaves the old version serving.
-    process.on('SIGHUP', () => { repository.reloadAll().catch(err => logger.error('reload failed', { stack: (err as Error).stack })) })
+    // SIGHUP also re-reads the key file (a bad one leaves the previous keys in force).
+    process.on('SIGHUP', () => {
+      context.access?.keys.reload()
+      repository.reloadAll().catch(err => logger.error('reload failed', { stack: (err as Error).stack }))
+    })
     if (root !== null && config.modelPollSeconds > 0) {
       const { pollRepository } = await import('./repository/poller.js')
       pollRepository(repository, root, config.modelPollSeconds, err => logger.error('repository poll failed', { stack: (err as Error).stack }))
@@ -109,7 +130,11 @@ export async function main (): Promise<void> {
       // app while stopping) or, if it sends nothing more, at the keep-alive timeout.
       const grpcClosed = grpc?.close() ?? Promise.resolve()
       net.Server.prototype.close.call(server, () => {
-        grpcClosed.then(async () => await readyPool.close()).then(() => {
+        grpcClosed.then(async () => {
+          await context.access?.close()
+          webhooks?.close()
+          await readyPool.close()
+        }).then(() => {
           logger.info('stopped')
           process.exit(0)
         }, err => {

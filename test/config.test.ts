@@ -43,7 +43,15 @@ describe('parseConfig', () => {
       cacheSize: 10000,
       cacheMaxBytes: 32 * 1024 * 1024,
       labelNames: null,
-      logLevel: 'info'
+      logLevel: 'info',
+      apiKeysFile: null,
+      metricsRequireKey: false,
+      redisUrl: null,
+      redisTimeoutMs: 100,
+      rateLimitOnStoreError: 'open',
+      webhookUrl: null,
+      webhookSecret: null,
+      webhookQueueSize: 1000
     })
     expect(Object.isFrozen(c) && Object.isFrozen(c.vectorizerPaths)).to.equal(true)
   })

@@ -5,6 +5,8 @@
  * RPCs (index, load, unload).
  */
 import { status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
+import type { ApiKey, Scope } from '../access/access-control.js'
+import { denialError } from '../access/denial.js'
 import { ServiceError } from '../errors.js'
 import { withinTime } from '../pool/request-time.js'
 import { API_VERSION, type AppContext } from '../http/context.js'
@@ -14,7 +16,24 @@ import { inferResponseMessage, readInferRequest, type ModelInferRequest } from '
 import { GrpcStatusError, toGrpcError } from './status.js'
 
 /** What the gRPC services use of the app's context: the very objects REST uses. */
-export type GrpcContext = Pick<AppContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<AppContext, 'prometheus'>>
+export type GrpcContext = Pick<AppContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<AppContext, 'prometheus' | 'access'>>
+
+/**
+ * The scope each RPC needs with keys on, as REST's routes: liveness, readiness and server
+ * metadata stay open (probes carry no key), models' metadata and inference need `predict`,
+ * loading and unloading `admin`.
+ */
+const SCOPES: Readonly<Record<string, Scope | null>> = {
+  ServerLive: null,
+  ServerReady: null,
+  ModelReady: null,
+  ServerMetadata: null,
+  ModelMetadata: 'predict',
+  ModelInfer: 'predict',
+  RepositoryIndex: 'predict',
+  RepositoryModelLoad: 'admin',
+  RepositoryModelUnload: 'admin'
+}
 
 /** A handler of one RPC; `never` takes each handler's own request type (and the call's info). */
 type Handler = (request: never, info: never) => unknown
@@ -23,6 +42,23 @@ type Handler = (request: never, info: never) => unknown
 interface CallInfo {
   model?: ServedModel
   texts?: number
+  /** The call's API key, with keys on. */
+  key?: ApiKey
+}
+
+/** A metadata value as a string (the first, if sent more than once). */
+function metadataValue (call: ServerUnaryCall<unknown, unknown>, name: string): string | undefined {
+  const value = call.metadata.get(name)[0]
+  return value === undefined ? undefined : value.toString()
+}
+
+/** With keys on, the call's key must hold the RPC's scope and be within its request rate. */
+async function admit (ctx: GrpcContext, method: string, call: ServerUnaryCall<unknown, unknown>, info: CallInfo): Promise<void> {
+  const scope = SCOPES[method]
+  if (ctx.access === undefined || scope === null || scope === undefined) return
+  const decision = await ctx.access.admit({ authorization: metadataValue(call, 'authorization'), apiKey: metadataValue(call, 'x-api-key') }, scope)
+  info.key = decision.key
+  if (!decision.ok) throw denialError(decision)
 }
 
 /**
@@ -38,11 +74,11 @@ function unary (ctx: GrpcContext, method: string, handle: Handler): (call: Serve
       const pino = ctx.logger.pino
       const level = code === status.OK ? 'info' : code === status.UNAVAILABLE ? 'warn' : code === status.INTERNAL ? 'error' : 'info'
       if (pino?.isLevelEnabled(level) === true) {
-        pino[level]({ rpc: method, status: status[code], duration_ms: Math.round((performance.now() - started) * 1000) / 1000, model: info.model?.name, texts: info.texts, client: call.getPeer() }, 'grpc call')
+        pino[level]({ rpc: method, status: status[code], duration_ms: Math.round((performance.now() - started) * 1000) / 1000, model: info.model?.name, key: info.key?.id, texts: info.texts, client: call.getPeer() }, 'grpc call')
       }
       if (info.model !== undefined) ctx.prometheus?.modelRequests.inc({ model: info.model.name, version: info.model.version, status: `grpc_${status[code]}` })
     }
-    Promise.resolve().then(() => handle(call.request as never, info as never)).then(
+    admit(ctx, method, call, info).then(() => handle(call.request as never, info as never)).then(
       response => { done(status.OK); callback(null, response) },
       (err: unknown) => {
         const grpcError = toGrpcError(err, ctx.logger, method)
@@ -87,6 +123,10 @@ export function createInferenceService (ctx: GrpcContext): UntypedServiceImpleme
       info.model = model
       const request = readInferRequest(req, limits)
       info.texts = request.texts.length
+      if (ctx.access !== undefined && info.key !== undefined) {
+        const decision = await ctx.access.chargeTexts(info.key, request.texts.length)
+        if (!decision.ok) throw denialError(decision)
+      }
       const scores = await withinTime(ctx.pool.score(request.texts, 10, model.key), started, ctx.config.requestTimeoutMs)
       const response = inferResponseMessage(request, scores, { name: model.name, version: model.version, labels: model.labels })
       ctx.metrics.record(request.texts.length, (performance.now() - started) / 1000)

@@ -1,6 +1,7 @@
 /**
  * Errors as gRPC statuses, the REST V2 table's gRPC column: bad input INVALID_ARGUMENT, an
- * unknown model NOT_FOUND, a model not ready, a full queue or a timeout UNAVAILABLE, anything
+ * unknown model NOT_FOUND, no or an unknown key UNAUTHENTICATED, a key without the scope
+ * PERMISSION_DENIED, a limit passed RESOURCE_EXHAUSTED, a model not ready, a full queue or a timeout UNAVAILABLE, anything
  * else INTERNAL (logged with an id the client is given, as REST's 500).
  */
 import { status, type ServiceError as GrpcError } from '@grpc/grpc-js'
@@ -20,6 +21,9 @@ export class GrpcStatusError extends Error {
 /** The status a ServiceError's HTTP status stands for. */
 function codeOf (err: ServiceError): status {
   if (err.code === 'ERR_NOT_FOUND') return status.NOT_FOUND
+  if (err.code === 'ERR_UNAUTHORIZED') return status.UNAUTHENTICATED
+  if (err.code === 'ERR_FORBIDDEN') return status.PERMISSION_DENIED
+  if (err.code === 'ERR_RATE_LIMITED') return status.RESOURCE_EXHAUSTED
   if (err.statusCode === 503) return status.UNAVAILABLE
   if (err.statusCode === 400 || err.statusCode === 422) return status.INVALID_ARGUMENT
   return status.INTERNAL

@@ -9,10 +9,13 @@ import cors from 'cors'
 import express, { type Express, type RequestHandler } from 'express'
 import helmet from 'helmet'
 import type { Config } from '../config.js'
+import { AccessControl } from '../access/access-control.js'
+import type { WebhookSender } from '../access/webhooks.js'
 import { ServiceError } from '../errors.js'
 import { ModelRepository } from '../repository/model-repository.js'
 import { createLogger, type Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
+import { requireKey } from './access.js'
 import { readJsonBody } from './body.js'
 import { API_VERSION, type AppContext } from './context.js'
 import { createErrorHandler } from './error-handler.js'
@@ -38,6 +41,8 @@ export interface AppOptions {
   readonly repository?: ModelRepository
   /** A context from createContext, to share with the gRPC server; by default a new one. */
   readonly context?: AppContext
+  /** Where events go (a key's quota used up); none: not sent. */
+  readonly webhooks?: WebhookSender
 }
 
 /** The repository of one model, the pool's, named 'default' (MODEL_PATH, as before repositories). */
@@ -59,7 +64,7 @@ function methodNotAllowed (allowed: string): RequestHandler {
   }
 }
 
-function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: ModelRepository): PrometheusMetrics {
+function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: ModelRepository, access: AccessControl | undefined, webhooks: WebhookSender | undefined): PrometheusMetrics {
   const m = pool.model
   return new PrometheusMetrics({
     inFlight: () => pool.inFlight,
@@ -70,13 +75,15 @@ function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: Mod
     cacheSize: () => cache.size,
     model: { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 },
     models: () => repository.entries().map(e => ({ name: e.name, version: e.served?.version ?? '', state: e.state, sharedBytes: e.served?.status.sharedBytes ?? 0 })),
-    modelEvents: () => repository.eventCounts()
+    modelEvents: () => repository.eventCounts(),
+    access: access?.counts,
+    webhooks: webhooks?.counts
   })
 }
 
 /** Counts an answered request by route, method and status, and times it by route. */
-function countRequest (prometheus: PrometheusMetrics, route: string, method: string, status: SentStatus, seconds: number): void {
-  prometheus.requests.inc({ route, method, status })
+function countRequest (prometheus: PrometheusMetrics, route: string, method: string, status: SentStatus, seconds: number, key?: string): void {
+  prometheus.requests.inc(prometheus.byKey ? { route, method, status, key: key ?? '' } : { route, method, status })
   prometheus.requestSeconds.observe({ route }, seconds)
 }
 
@@ -90,17 +97,24 @@ export interface EarlyAnswers {
 }
 
 /** What the routes share (and the gRPC server: one pool, repository, cache and counters for both). */
-export function createContext ({ config, pool, logger = createLogger(config.logLevel), repository = singleModel(config, pool) }: AppOptions): AppContext {
+export function createContext ({ config, pool, logger = createLogger(config.logLevel), repository = singleModel(config, pool), webhooks }: AppOptions): AppContext {
   const cache = new ResultCache(config.cacheSize, config.cacheMaxBytes)
+  const access = config.apiKeysFile === null
+    ? undefined
+    : new AccessControl({ ...config, apiKeysFile: config.apiKeysFile }, logger, {
+      onQuotaExhausted: (key, day, limit, resetsAt) => webhooks?.send('key.quota_exhausted', { key, day, texts_per_day: limit, resets_at: resetsAt.toISOString() })
+    })
+  access?.keys.watch()
   return {
     config,
     pool,
     logger,
     cache,
     metrics: new ServiceMetrics(),
-    prometheus: config.enableMetrics ? prometheusOf(pool, cache, repository) : undefined,
+    prometheus: config.enableMetrics ? prometheusOf(pool, cache, repository, access, webhooks) : undefined,
     validator: createBodyValidator(config),
-    repository
+    repository,
+    access
   }
 }
 
@@ -130,7 +144,7 @@ export function createApp (options: AppOptions): Express {
       // The route's pattern, not the URL: a client cannot mint new series.
       const route = (req.route as { path?: string } | undefined)?.path
       if (ctx.prometheus !== undefined) {
-        countRequest(ctx.prometheus, route === undefined ? 'unmatched' : req.baseUrl + route, req.method, status, (performance.now() - (res.locals.startedAt as number)) / 1000)
+        countRequest(ctx.prometheus, route === undefined ? 'unmatched' : req.baseUrl + route, req.method, status, (performance.now() - (res.locals.startedAt as number)) / 1000, res.locals.keyId as string | undefined)
         const model = res.locals.model as string | undefined
         if (model !== undefined) ctx.prometheus.modelRequests.inc({ model, version: (res.locals.modelVersion as string | undefined) ?? '', status })
       }
@@ -144,18 +158,21 @@ export function createApp (options: AppOptions): Express {
   // No valid body of these routes nests past 2 or holds more than MAX_BATCH_SIZE texts and a
   // few fields; the margin lets validation name the field of a body that is only a little off.
   const body = readJsonBody({ shape: { maxDepth: 8, maxValues: config.maxBatchSize + 64 }, requestTimeoutMs: config.requestTimeoutMs })
-  app.post('/predict', body, predict)
-  app.post('/batch_predict', body, batchPredict)
-  app.post('/explain', body, createExplainHandler(ctx))
+  // With keys on, a route asks for its scope before it reads a body; probes (/health, GET /) stay open.
+  const predictKey = requireKey(ctx, 'predict')
+  app.post('/predict', predictKey, body, predict)
+  app.post('/batch_predict', predictKey, body, batchPredict)
+  app.post('/explain', predictKey, body, createExplainHandler(ctx))
   app.get('/health', createHealthHandler(ctx))
-  app.get('/metrics', createMetricsHandler(ctx))
+  if (config.metricsRequireKey) app.get('/metrics', requireKey(ctx, 'metrics'), createMetricsHandler(ctx))
+  else app.get('/metrics', createMetricsHandler(ctx))
   app.get('/', createInfoHandler(ctx))
   // Any model of the repository, by name, with the same bodies and answers as the spec's routes.
   const named = createPredictHandlers(ctx, namedModel(ctx))
-  app.get('/models', createModelsHandler(ctx))
-  app.post('/models/:name/predict', body, named.predict)
-  app.post('/models/:name/batch_predict', body, named.batchPredict)
-  app.post('/models/:name/explain', body, createExplainHandler(ctx, namedModel(ctx)))
+  app.get('/models', predictKey, createModelsHandler(ctx))
+  app.post('/models/:name/predict', predictKey, body, named.predict)
+  app.post('/models/:name/batch_predict', predictKey, body, named.batchPredict)
+  app.post('/models/:name/explain', predictKey, body, createExplainHandler(ctx, namedModel(ctx)))
   app.use('/v2', createV2Router(ctx))
   mountDocs(app, ctx)
   for (const [path, allowed] of [['/predict', 'POST'], ['/batch_predict', 'POST'], ['/explain', 'POST'], ['/models', 'GET, HEAD'], ['/models/:name/predict', 'POST'], ['/models/:name/batch_predict', 'POST'], ['/models/:name/explain', 'POST'], ['/health', 'GET, HEAD'], ['/metrics', 'GET, HEAD'], ['/', 'GET, HEAD'], ['/openapi.json', 'GET, HEAD'], ['/docs', 'GET, HEAD']] as const) {

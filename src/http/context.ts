@@ -1,3 +1,4 @@
+import type { AccessControl } from '../access/access-control.js'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
@@ -20,6 +21,8 @@ export interface AppContext {
   readonly validator: BodyValidator
   /** The models served: the default one (the spec's routes) and any other of a repository. */
   readonly repository: ModelRepository
+  /** Keys, scopes and limits (API_KEYS_FILE); none: every route is open, as SPEC 1.0 has it. */
+  readonly access: AccessControl | undefined
 }
 
 export const API_VERSION = '1.0.0'

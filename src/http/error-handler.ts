@@ -22,7 +22,7 @@ export function createErrorHandler (logger: Logger, prometheus: PrometheusMetric
     }
     if (err instanceof ServiceError && err.code !== 'ERR_INTERNAL') {
       if (err.statusCode === 503) {
-        res.setHeader('Retry-After', '1')
+        if (!res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1')
         prometheus?.rejected(err.code)
         if (err.code === 'ERR_PREDICTION_TIMEOUT' || err.code === 'ERR_REQUEST_TIMEOUT') logger.warn('timeout', { request_id: res.locals.requestId, cause: err.code, detail: err.message })
       }

@@ -27,6 +27,10 @@ export interface MetricsSources {
   readonly models?: () => ReadonlyArray<{ readonly name: string, readonly version: string, readonly state: string, readonly sharedBytes: number }>
   /** Lifecycle events so far, by model and kind (loaded, unloaded, load_failed). */
   readonly modelEvents?: () => ReadonlyArray<{ readonly model: string, readonly event: string, readonly count: number }>
+  /** With keys on: refusals by reason, limits hit by key and limit, rate-limit store failures. */
+  readonly access?: { readonly denied: ReadonlyMap<string, number>, readonly limited: ReadonlyMap<string, number>, readonly storeErrors: number }
+  /** With webhooks on: events delivered, retried, dropped from a full queue, refused by the receiver. */
+  readonly webhooks?: { readonly delivered: number, readonly retried: number, readonly dropped: number, readonly refused: number }
 }
 
 export type ExpositionFormat = 'text' | 'openmetrics'
@@ -47,7 +51,9 @@ export class PrometheusMetrics {
   readonly #counters: Array<[{ name: string }, string]>
   #scraping: Promise<unknown> = Promise.resolve()
 
-  readonly requests: Counter<'route' | 'method' | 'status'>
+  /** With keys on, requests are counted by key id too (`key`; '' for a request with none). */
+  readonly byKey: boolean
+  readonly requests: Counter<'route' | 'method' | 'status' | 'key'>
   readonly requestSeconds: Histogram<'route'>
   readonly predictions: Counter<'label'>
   readonly textsPerRequest: Histogram
@@ -61,7 +67,8 @@ export class PrometheusMetrics {
     const registers = [this.#registry]
     collectDefaultMetrics({ register: this.#registry })
     const counter = <L extends string>(config: Omit<CounterConfiguration<L>, 'registers'>): Counter<L> => new Counter({ ...config, registers })
-    this.requests = counter({ name: 'tfidf_http_requests_total', help: 'HTTP requests answered, by route, method and status', labelNames: ['route', 'method', 'status'] })
+    this.byKey = sources.access !== undefined
+    this.requests = counter({ name: 'tfidf_http_requests_total', help: `HTTP requests answered, by route, method and status${this.byKey ? ' and API key id' : ''}`, labelNames: this.byKey ? ['route', 'method', 'status', 'key'] : ['route', 'method', 'status'] })
     this.requestSeconds = new Histogram({ name: 'tfidf_http_request_duration_seconds', help: 'Time from a request\'s arrival to its response, by route', labelNames: ['route'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers })
     this.predictions = counter({ name: 'tfidf_predictions_total', help: 'Texts predicted, by the label given', labelNames: ['label'] })
     this.textsPerRequest = new Histogram({ name: 'tfidf_texts_per_request', help: 'Texts in each prediction request', buckets: [1, 2, 5, 10, 20, 50, 100, 200], registers })
@@ -102,6 +109,23 @@ export class PrometheusMetrics {
       const events = sources.modelEvents
       const seen = new Map<string, number>()
       counter({ name: 'tfidf_model_lifecycle_total', help: 'Models loaded, unloaded, and loads that failed (the old version, if any, still serving)', labelNames: ['model', 'event'], collect () { for (const e of events()) { const key = `${e.model}\u0000${e.event}`; this.inc({ model: e.model, event: e.event }, e.count - (seen.get(key) ?? 0)); seen.set(key, e.count) } } })
+    }
+    if (sources.access !== undefined) {
+      const access = sources.access
+      // Each count followed per label set, as the lifecycle counter above.
+      const followMap = (name: string, help: string, labels: string[], read: () => ReadonlyMap<string, number>): void => {
+        const seen = new Map<string, number>()
+        counter({ name, help, labelNames: labels, collect () { for (const [k, n] of read()) { const values = k.split('\u0000'); this.inc(Object.fromEntries(labels.map((l, i) => [l, values[i]!])), n - (seen.get(k) ?? 0)); seen.set(k, n) } } })
+      }
+      followMap('tfidf_auth_refusals_total', 'Requests refused for their key: missing, unknown, or without the route\'s scope', ['reason'], () => access.denied)
+      followMap('tfidf_rate_limited_total', 'Requests refused with 429, by key id and the limit passed (requests, texts, quota)', ['key', 'limit'], () => access.limited)
+      following('tfidf_rate_limit_store_errors_total', 'Calls to the rate-limit store (Redis) that failed or timed out', () => access.storeErrors)
+    }
+    if (sources.webhooks !== undefined) {
+      const hooks = sources.webhooks
+      for (const outcome of ['delivered', 'retried', 'dropped', 'refused'] as const) {
+        following(`tfidf_webhook_${outcome}_total`, { delivered: 'Webhook events delivered', retried: 'Webhook deliveries that failed and will be tried again', dropped: 'Webhook events lost: dropped from the full queue', refused: 'Webhook events lost: the receiver answered a final 4xx' }[outcome], () => hooks[outcome])
+      }
     }
     // prom-client's default counters too.
     this.#counters = this.#registry.getMetricsAsArray().filter(m => m instanceof Counter).map(m => [m as unknown as { name: string }, m.name])

@@ -23,6 +23,8 @@ export interface RequestEntry {
   readonly status: SentStatus
   /** The model that answered (its name), for the routes that serve one. */
   readonly model?: string
+  /** The id of the API key the request carried (never the secret), with keys on. */
+  readonly key?: string
   readonly duration_ms: number
   readonly texts?: number
   readonly client?: string
@@ -50,6 +52,7 @@ export function requestEntry (req: Request, res: Response, status: SentStatus): 
     path: req.baseUrl + req.path,
     status,
     model: res.locals.model as string | undefined,
+    key: res.locals.keyId as string | undefined,
     duration_ms: Math.round((performance.now() - (res.locals.startedAt as number)) * 1000) / 1000,
     texts: res.locals.texts as number | undefined,
     client: req.socket.remoteAddress,

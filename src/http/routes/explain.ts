@@ -6,6 +6,7 @@
  */
 import type { RequestHandler } from 'express'
 import { explanationJson } from '../../sklearn/explain.js'
+import { chargeTexts } from '../access.js'
 import type { AppContext } from '../context.js'
 import { defaultModel, sendJson, withinRequestTime, type ModelOf } from './predict.js'
 
@@ -15,6 +16,7 @@ export function createExplainHandler (ctx: AppContext, modelOf: ModelOf = defaul
     res.locals.model = model.name
     res.locals.modelVersion = model.version
     const body = ctx.validator.explain(req.body)
+    await chargeTexts(ctx, res, body.texts.length)
     const explanations = await withinRequestTime(res, ctx, ctx.pool.explain(body.texts, body.topK, model.key))
     res.locals.texts = body.texts.length
     const out = body.texts.map((t, i) => explanationJson(t, explanations[i]!, model.labels))

@@ -7,6 +7,7 @@ import type { Request, RequestHandler, Response } from 'express'
 import type { Classified } from '../../pool/classifier-pool.js'
 import { withinTime } from '../../pool/request-time.js'
 import type { ServedModel } from '../../repository/model-repository.js'
+import { chargeTexts } from '../access.js'
 import type { AppContext } from '../context.js'
 import { pyRound } from '../rounding.js'
 import type { PredictBody } from '../validate.js'
@@ -109,6 +110,7 @@ export function createPredictHandlers (ctx: AppContext, modelOf: ModelOf = defau
     res.locals.modelVersion = model.version
     const body = parse(req.body)
     const texts = body.form === 'single' ? [body.text] : body.texts
+    await chargeTexts(ctx, res, texts.length)
     const r = await withinRequestTime(res, ctx, predictTexts(ctx, model, texts, body.form === 'single' ? 1 : body.batchSize))
     const seconds = (performance.now() - started) / 1000
     ctx.metrics.record(texts.length, seconds)

@@ -13,6 +13,7 @@ import { encodeOutputs, inferResponse, parseInferRequest, V2InputError } from '.
 import { modelTensors, V2_EXTENSIONS, V2_PLATFORM } from '../../protocol/v2/metadata.js'
 import type { ServedModel } from '../../repository/model-repository.js'
 import { BODY_LIMIT, readRawBody } from '../body.js'
+import { chargeTexts, requireKey } from '../access.js'
 import { API_VERSION, type AppContext } from '../context.js'
 import { JsonShapeScanner } from '../json-shape.js'
 import { withinRequestTime } from './predict.js'
@@ -103,6 +104,7 @@ export function createV2Router (ctx: AppContext): Router {
     const { json, binary } = splitBody(req, limits.maxBatchSize)
     const request = parseInferRequest(json, binary, limits)
     res.locals.texts = request.texts.length
+    await chargeTexts(ctx, res, request.texts.length)
     const scores = await withinRequestTime(res, ctx, ctx.pool.score(request.texts, 10, model.key))
     const view = { name: model.name, version: model.version, labels: model.labels }
     const { body, headerLength } = inferResponse(request, encodeOutputs(request, scores, view), view)
@@ -117,24 +119,27 @@ export function createV2Router (ctx: AppContext): Router {
     res.setHeader('Content-Length', body.length)
     res.end(body)
   }
+  // With keys on: metadata and inference need `predict`, loading and unloading `admin`; health and readiness stay open.
+  const predictKey = requireKey(ctx, 'predict')
+  const adminKey = requireKey(ctx, 'admin')
   for (const base of ['/models/:name', '/models/:name/versions/:version']) {
-    router.get(base, meta)
+    router.get(base, predictKey, meta)
     router.get(`${base}/ready`, ready)
-    router.post(`${base}/infer`, raw, infer)
+    router.post(`${base}/infer`, predictKey, raw, infer)
   }
 
-  router.post('/repository/index', raw, (req, res) => {
+  router.post('/repository/index', predictKey, raw, (req, res) => {
     const body = (req.body as Buffer).length === 0 ? {} : JSON.parse((req.body as Buffer).toString('utf8')) as { ready?: unknown }
     if (body.ready !== undefined && typeof body.ready !== 'boolean') throw new V2InputError('ready must be a boolean')
     const entries = ctx.repository.entries().filter(e => body.ready !== true || e.served !== null)
     sendV2(res, 200, entries.map(e => ({ name: e.name, version: e.served?.version ?? e.versions[e.versions.length - 1] ?? '', state: e.state, reason: e.reason })))
   })
-  router.post('/repository/models/:name/load', raw, async (req, res) => {
+  router.post('/repository/models/:name/load', adminKey, raw, async (req, res) => {
     const entry = await ctx.repository.load(String(req.params.name))
     if (entry.state !== 'READY' || entry.reason !== '') throw new ServiceError('ERR_MODEL_NOT_READY', `model ${entry.name} failed to load: ${entry.reason}`)
     sendV2(res, 200, {})
   })
-  router.post('/repository/models/:name/unload', raw, async (req, res) => {
+  router.post('/repository/models/:name/unload', adminKey, raw, async (req, res) => {
     await ctx.repository.unload(String(req.params.name))
     sendV2(res, 200, {})
   })
@@ -149,7 +154,7 @@ function v2Errors (ctx: AppContext): ErrorRequestHandler {
     if (res.headersSent) { res.socket?.destroy(); return }
     if (err instanceof V2InputError) return sendV2(res, 400, { error: err.message })
     if (err instanceof ServiceError && err.code !== 'ERR_INTERNAL') {
-      if (err.statusCode === 503) res.setHeader('Retry-After', '1')
+      if (err.statusCode === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1')
       // A body refused by the body reader (413, 408, 400) keeps its status; validation errors are 400 here.
       return sendV2(res, err.statusCode === 422 ? 400 : err.statusCode, { error: err.message })
     }

@@ -1,0 +1,58 @@
+/**
+ * Access control on the HTTP routes (src/access/): `requireKey(scope)` before a route reads
+ * its body, `chargeTexts` once it knows how many texts it holds. Both are no-ops with keys
+ * off. A refusal carries WWW-Authenticate (401), Retry-After (429, 503) and the IETF
+ * RateLimit-Policy and RateLimit fields; it is given before the body is read, and the body
+ * is then read and dropped (linger.ts) so the client sees the answer.
+ */
+import type { Request, RequestHandler, Response } from 'express'
+import type { Decision, Scope } from '../access/access-control.js'
+import { denialError } from '../access/denial.js'
+import { stateField } from '../access/rate-limits.js'
+import type { AppContext } from './context.js'
+import { drainAfterAnswer } from './linger.js'
+
+export const REALM = 'Bearer realm="tfidf-serve"'
+
+function header (req: Request, name: string): string | undefined {
+  const value = req.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** The headers a decision's answer carries; a refusal thrown as its ServiceError. */
+function apply (res: Response, decision: Decision): void {
+  if (decision.policy !== undefined && decision.policy !== '') res.setHeader('RateLimit-Policy', decision.policy)
+  const states = decision.states ?? []
+  if (states.length > 0) {
+    const earlier = res.locals.rateLimitStates as Decision['states'] | undefined
+    // A later charge (texts) reports its policies beside the request's own.
+    const merged = [...(earlier ?? []).filter(s => !states.some(t => t.policy === s.policy)), ...states]
+    res.locals.rateLimitStates = merged
+    res.setHeader('RateLimit', stateField(merged))
+  }
+  if (decision.ok) return
+  if (decision.status === 401) res.setHeader('WWW-Authenticate', REALM)
+  if (decision.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(decision.retryAfterSeconds))
+  throw denialError(decision)
+}
+
+/** Middleware: the request's key must hold `scope` and be within its request rate. */
+export function requireKey (ctx: AppContext, scope: Scope): RequestHandler {
+  const access = ctx.access
+  if (access === undefined) return (_req, _res, next) => { next() }
+  return async (req, res, next) => {
+    const decision = await access.admit({ authorization: header(req, 'authorization'), apiKey: header(req, 'x-api-key') }, scope)
+    if (decision.key !== undefined) res.locals.keyId = decision.key.id
+    if (!decision.ok) drainAfterAnswer(req)
+    apply(res, decision)
+    res.locals.apiKey = decision.key
+    next()
+  }
+}
+
+/** Counts `n` texts against the request's key (admitted by requireKey); throws the refusal. */
+export async function chargeTexts (ctx: AppContext, res: Response, n: number): Promise<void> {
+  const key = res.locals.apiKey as Decision['key']
+  if (ctx.access === undefined || key === undefined) return
+  apply(res, await ctx.access.chargeTexts(key, n))
+}

@@ -22,6 +22,7 @@ Commands:
   inspect          describe a model as JSON
   verify FILE      compare the model's answers with your app's, saved in FILE (JSON lines)
   serve            start the HTTP service (configured by environment variables)
+  keys new         mint an API key: its secret (shown once) and the entry for API_KEYS_FILE
 
 Run 'tfidf-serve <command> --help' for a command's options.
 `
@@ -85,6 +86,18 @@ texts). Exit 0 only when every label is equal and every number within 1e-9.
 Options:
   --show N              differences listed in the report (default 5)
 ${MODEL_OPTIONS}
+`,
+  keys: `Usage: tfidf-serve keys new --id NAME --scopes predict[,admin][,metrics]
+
+Prints a fresh secret (tfs_ and 256 random bits, base64url) once, on the first line, then
+the entry to add to the "keys" list of API_KEYS_FILE: it holds the secret's SHA-256, never
+the secret. Give the secret to the key's user; it cannot be shown again.
+
+Options:
+  --id NAME       the key's name in logs and metrics (letters, digits, . _ -; at most 64)
+  --scopes LIST   comma-separated: predict (classify, explain, model metadata), admin
+                  (load and unload models), metrics (/metrics when METRICS_REQUIRE_KEY=true)
+  -h, --help      show this help
 `,
   serve: `Usage: tfidf-serve serve [--model_name NAME] [--model_dir DIR] [--http_port N] [--grpc_port N]
 
@@ -244,6 +257,22 @@ async function verifyCommand (argv: string[]): Promise<number> {
  * `--http_port`, `--grpc_port`, as its ServingRuntimes pass them) set MODEL_NAME, MODEL_DIR,
  * PORT and GRPC_PORT.
  */
+async function keys (argv: string[]): Promise<void> {
+  const [sub, ...rest] = argv
+  if (sub === '--help' || sub === '-h') { process.stdout.write(HELP.keys!); return }
+  if (sub !== 'new') throw new UsageError(`keys: unknown subcommand '${sub ?? ''}' (use 'keys new')`)
+  const { values } = parseArgs({ args: rest, options: { id: { type: 'string' }, scopes: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true })
+  if (values.help === true) { process.stdout.write(HELP.keys!); return }
+  const { SCOPES } = await import('./access/key-file.js')
+  if (values.id === undefined || !/^[A-Za-z0-9._-]{1,64}$/.test(values.id)) throw new UsageError(`keys new: --id must be 1-64 letters, digits, '.', '_' or '-' (got '${values.id ?? ''}')`)
+  const scopes = (values.scopes ?? '').split(',').map(s => s.trim()).filter(s => s !== '')
+  const unknown = scopes.filter(s => !(SCOPES as readonly string[]).includes(s))
+  if (scopes.length === 0 || unknown.length > 0) throw new UsageError(`keys new: --scopes must list some of ${SCOPES.join(', ')} (got '${values.scopes ?? ''}')`)
+  const { hashSecret, newSecret } = await import('./access/secret.js')
+  const secret = newSecret()
+  process.stdout.write(`${secret}\n${JSON.stringify({ id: values.id, sha256: hashSecret(secret).toString('hex'), scopes: [...new Set(scopes)] })}\n`)
+}
+
 async function serve (argv: string[]): Promise<void> {
   if (argv.includes('--help') || argv.includes('-h')) return void process.stdout.write(HELP.serve)
   const { values } = parseArgs({ args: argv, options: { model_name: { type: 'string' }, model_dir: { type: 'string' }, http_port: { type: 'string' }, grpc_port: { type: 'string' } } })
@@ -265,6 +294,7 @@ export async function run (argv: string[]): Promise<number> {
     else if (command === 'inspect') await inspect(rest)
     else if (command === 'verify') return await verifyCommand(rest)
     else if (command === 'serve') await serve(rest)
+    else if (command === 'keys') await keys(rest)
     else throw new UsageError(`unknown command '${command}'`)
     return 0
   } catch (err) {

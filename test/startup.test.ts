@@ -3,35 +3,11 @@
  * refusals, and a graceful SIGTERM with requests in flight.
  */
 import { expect } from 'chai'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import http from 'node:http'
 import path from 'node:path'
-import { FIXTURES, ROOT } from './helpers/paths.js'
-
-const MAIN = path.join(ROOT, 'dist', 'src', 'main.js')
-
-interface Run { child: ChildProcess, stdout: () => string, stderr: () => string, exit: Promise<number> }
-
-function start (env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', WORKERS: '2', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  child.stdout!.on('data', (d: Buffer) => { out += d.toString() })
-  child.stderr!.on('data', (d: Buffer) => { err += d.toString() })
-  const exit = once(child, 'exit').then(([code]) => code as number)
-  return { child, stdout: () => out, stderr: () => err, exit }
-}
-
-async function readyPort (run: Run): Promise<number> {
-  const until = Date.now() + 20000
-  while (Date.now() < until) {
-    const line = run.stdout().split('\n').find(l => l.includes('"msg":"ready"'))
-    if (line !== undefined) return (JSON.parse(line) as { port: number }).port
-    await new Promise(resolve => setTimeout(resolve, 25))
-  }
-  throw new Error(`not ready: ${run.stderr()}`)
-}
+import { FIXTURES } from './helpers/paths.js'
+import { readyPort, start } from './helpers/processes.js'
 
 describe('the service process', function () {
   this.timeout(60000)

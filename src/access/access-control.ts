@@ -122,7 +122,8 @@ export class AccessControl {
   #decide (key: ApiKey, charge: Charge): Decision {
     const policy = policyField(key)
     if (charge.outcome === 'store_failed') return this.#storeFailed(key, policy, charge.error)
-    if (this.#storeDown) {
+    // A charge with states came from the store (one with none asked it nothing): the store is back.
+    if (this.#storeDown && charge.states.length > 0) {
       this.#storeDown = false
       this.#logger.info('rate limit store is back')
     }

@@ -106,6 +106,8 @@ export async function main (): Promise<void> {
       settings: { ...config, webhookSecret: config.webhookSecret === null ? null : '[redacted]', redisUrl: config.redisUrl?.replace(/\/\/[^@/]*@/, '//[redacted]@') ?? null }
     })
     for (const note of pool.model.notes) logger.info(note)
+    // The default model loaded before the repository existed: its event is sent here.
+    webhooks?.send('model.loaded', { model: first.name, version: first.version, seconds: pool.model.loadMs / 1000 })
     // The repository's other models load beside the default one, which already serves.
     repository.loadAll().catch(err => logger.error('repository load failed', { stack: (err as Error).stack }))
     // SIGHUP reloads every model (and loads new folders); a failed reload leaves the old version serving.

@@ -31,7 +31,55 @@ const preflight = (methods: string): Json => ({
   responses: { 204: { description: `Allowed: any origin, methods ${methods}` } }
 })
 
-export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextLength' | 'enableMetrics'>): Json {
+/** The routes that need no key even with keys on: probes, the description, the docs. */
+const OPEN_PATHS = new Set(['/', '/health', '/openapi.json', '/docs', '/docs/{asset}', '/v2', '/v2/health/live', '/v2/health/ready', '/v2/models/{name}/ready', '/v2/models/{name}/versions/{version}/ready'])
+const ADMIN_PATHS = new Set(['/v2/repository/models/{name}/load', '/v2/repository/models/{name}/unload'])
+
+/**
+ * With keys on (API_KEYS_FILE): the two ways to send one as security schemes (so the docs
+ * page's Authorize button works), and on each operation the scope it needs and its 401, 403
+ * and 429; the open routes say `security: []`.
+ */
+function withKeys (doc: Json, metricsRequireKey: boolean): Json {
+  const components = doc.components as Json
+  components.securitySchemes = {
+    bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key> (a key from `tfidf-serve keys new`)' },
+    apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in X-API-Key' }
+  }
+  const rateHeaders = {
+    'Retry-After': { schema: { type: 'integer' }, description: 'Seconds until the limit passed frees up (the quota: until UTC midnight)' },
+    'RateLimit-Policy': { schema: { type: 'string' }, description: 'The key\'s policies, e.g. "requests";q=20;w=1, "daily";q=100000;w=86400 (draft-ietf-httpapi-ratelimit-headers)' },
+    RateLimit: { schema: { type: 'string' }, description: 'What is left of each policy, e.g. "requests";r=0;t=1' }
+  }
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
+    const v2 = path.startsWith('/v2')
+    const body = (detail: string): Json => json(v2 ? { type: 'object', required: ['error'], properties: { error: { type: 'string' } } } : ref('Error'), v2 ? { error: detail } : { detail })
+    const scope = OPEN_PATHS.has(path) || (path === '/metrics' && !metricsRequireKey) ? null : ADMIN_PATHS.has(path) ? 'admin' : path === '/metrics' ? 'metrics' : 'predict'
+    for (const [method, operation] of Object.entries(item)) {
+      if (method === 'parameters') continue
+      if (scope === null || method === 'options') {
+        operation.security = []
+        continue
+      }
+      operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }]
+      operation.description = `${typeof operation.description === 'string' ? `${operation.description} ` : ''}Needs a key with the \`${scope}\` scope.`
+      operation.responses = {
+        ...(operation.responses as Json),
+        401: response('No key, or not a key of this service', body('the API key is not valid'), { 'WWW-Authenticate': { schema: { type: 'string', const: 'Bearer realm="tfidf-serve"' } } }),
+        403: response(`The key lacks the \`${scope}\` scope`, body(`the API key team-a lacks the "${scope}" scope`)),
+        429: response('A rate limit or the daily quota of the key is used up', body('rate limit of 20 requests a second exceeded for key team-a'), rateHeaders)
+      }
+    }
+  }
+  return doc
+}
+
+export function openApiDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextLength' | 'enableMetrics'> & Partial<Pick<Config, 'apiKeysFile' | 'metricsRequireKey'>>): Json {
+  const doc = serviceDocument(config)
+  return config.apiKeysFile === undefined || config.apiKeysFile === null ? doc : withKeys(doc, config.metricsRequireKey === true)
+}
+
+function serviceDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextLength' | 'enableMetrics'>): Json {
   const schemas = requestSchemas(config)
   const singleExample = { text: 'a wonderful, moving film' }
   const batchExample = { texts: ['a wonderful, moving film', 'dull and lifeless'], batch_size: 10 }

@@ -6,6 +6,7 @@
  */
 import { credentials, status, type Client, type ServiceError as GrpcError } from '@grpc/grpc-js'
 import { Metadata } from '@grpc/grpc-js'
+import { Validator } from '@seriousme/openapi-schema-validator'
 import { expect } from 'chai'
 import { writeFileSync } from 'node:fs'
 import request from 'supertest'
@@ -129,6 +130,21 @@ describe('access control (keys, scopes, limits) over HTTP and gRPC', function ()
     for (const path of OPEN) expect((await request(app).get(path)).status, path).to.equal(200)
     const unknown = await request(app).get('/nope')
     expect(unknown.status).to.equal(404)
+  })
+
+  it('declares both ways to send a key in its OpenAPI document, the scope of each route, and the 401, 403 and 429 it may answer', async () => {
+    const doc = (await request(app).get('/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { security?: unknown[], responses: Record<string, unknown>, description?: string }>>, components: { securitySchemes: unknown } }
+    const validator = new Validator()
+    expect((await validator.validate(doc)).errors ?? []).to.deep.equal([])
+    expect(doc.components.securitySchemes).to.deep.include({ apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in X-API-Key' } })
+    const template = (p: string): string => p.replace('/models/default', '/models/{name}').replace('/versions/1', '/versions/{version}')
+    for (const [method, path, , scope] of GUARDED) {
+      const operation = doc.paths[template(path)]![method]!
+      expect(operation.security, path).to.deep.equal([{ bearerAuth: [] }, { apiKeyHeader: [] }])
+      expect(operation.description, path).to.include(`Needs a key with the \`${scope}\` scope.`)
+      expect(Object.keys(operation.responses), path).to.include.members(['401', '403', '429'])
+    }
+    for (const path of OPEN.filter(p => p !== '/v2/models/default/ready')) expect(doc.paths[path]!.get!.security, path).to.deep.equal([])
   })
 
   it('refuses a 10 KB Authorization header with 401 and keeps serving', async () => {

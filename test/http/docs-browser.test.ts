@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { chromium, type Browser } from 'playwright-core'
 import { ROOT } from '../helpers/paths.js'
+import { writeKeyFile } from '../helpers/keys.js'
 import { listen, startService, type Listening, type Service } from '../helpers/service.js'
 
 const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find(p => existsSync(p))
@@ -68,5 +69,43 @@ describe('the /docs page in a browser', function () {
       await page.screenshot({ path: path.join(ROOT, 'docs', 'api-docs-try-it-out.png') })
     }
     expect(failed).to.deep.equal([])
+  })
+
+  it('with keys on, "Try it out" gets 401 until a key is given through "Authorize", then the prediction', async () => {
+    const keys = writeKeyFile([{ id: 'docs-reader', scopes: ['predict'] }])
+    const guarded = await startService({ WORKERS: '1', API_KEYS_FILE: keys.file })
+    const at = await listen(guarded)
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+      await page.goto(`http://127.0.0.1:${at.port}/docs`)
+      await page.locator('.opblock').first().waitFor()
+      const predict = page.locator('#operations-predict-predict')
+      const execute = async (): Promise<{ status: string, body: string }> => {
+        await predict.getByRole('button', { name: 'Execute' }).click()
+        const live = predict.locator('.live-responses-table .response .response-col_status').first()
+        await live.waitFor()
+        const result = { status: (await live.innerText()).trim(), body: await predict.locator('.live-responses-table .response-col_description pre').first().innerText() }
+        await predict.getByRole('button', { name: 'Clear' }).click()
+        return result
+      }
+      await predict.locator('.opblock-summary').click()
+      await predict.getByRole('button', { name: 'Try it out' }).click()
+      await predict.locator('textarea.body-param__text').fill(JSON.stringify({ text: 'a wonderful, moving film' }))
+      const refused = await execute()
+      expect(refused.status).to.equal('401')
+      expect(JSON.parse(refused.body)).to.deep.equal({ detail: 'an API key is required: send it as "Authorization: Bearer <key>" or "X-API-Key: <key>"' })
+      await page.locator('.auth-wrapper button.authorize').click()
+      const dialog = page.locator('.dialog-ux')
+      await dialog.locator('.auth-container').filter({ hasText: 'bearerAuth' }).locator('input').fill(keys.secrets['docs-reader']!)
+      await dialog.locator('.auth-container').filter({ hasText: 'bearerAuth' }).getByRole('button', { name: 'Apply credentials' }).click()
+      await dialog.locator('.auth-container').filter({ hasText: 'bearerAuth' }).getByRole('button', { name: 'Remove authorization' }).waitFor()
+      await dialog.locator('button.btn-done').first().click()
+      const served = await execute()
+      expect(served.status).to.equal('200')
+      expect(JSON.parse(served.body)).to.include({ sentiment: 'positive' })
+    } finally {
+      await at.close()
+      await guarded.close()
+    }
   })
 })

@@ -17,6 +17,7 @@ import { benchModels, hasPython, modelFiles, type ModelDir } from './lib/models.
 import type { Server } from './lib/processes.js'
 import { chart, markdown, table, type Row } from './lib/report.js'
 import { startBaseline, startNoop, startTfidf } from './lib/servers.js'
+import { accessRows, type AccessRow } from './sections/access.js'
 import { cacheRows } from './sections/cache-fill.js'
 import { cliRows } from './sections/cli-scaling.js'
 import { hostileRows, scanRows } from './sections/hostile-bodies.js'
@@ -28,7 +29,7 @@ import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 const argv = new Set(process.argv.slice(2))
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
-/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository). */
+/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository, access). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const runs = (section: string): boolean => ONLY === undefined || ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
@@ -143,12 +144,13 @@ async function main (): Promise<void> {
   const builds = [{ label: 'this build' }, ...(process.env.HOSTILE_BEFORE === undefined ? [] : [{ label: `before (${process.env.HOSTILE_BEFORE})`, root: process.env.HOSTILE_BEFORE }])]
   const large = models.find(m => m.name === 'large')
   const repository = runs('repository') && large !== undefined ? await repositoryRows(large, texts, QUICK ? 3 : 8, settle, progress) : undefined
+  const access = runs('access') ? await accessRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 3, progress) : []
   const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -174,6 +176,12 @@ async function main (): Promise<void> {
     console.log('\n## Many models: 10 copies of the 200,000-feature model, 2 workers\n')
     console.log(markdown(['all READY s', `RSS settled MB`, '/predict texts/s (batch 50, c50)', 'V2 infer texts/s', 'V2 / predict', 'gRPC texts/s', 'gRPC / V2', 'steady p99 ms', 'p99 during a reload ms', 'non-2xx during reload', 'errors', 'RSS after unloading 9 MB'],
       [[fmt(repository.allReadySeconds, 1), fmt(repository.rssSettledMb), fmt(repository.predictTextsPerSecond), fmt(repository.v2TextsPerSecond), ratio(repository.v2TextsPerSecond, repository.predictTextsPerSecond), fmt(repository.grpcTextsPerSecond), ratio(repository.grpcTextsPerSecond, repository.v2TextsPerSecond), fmt(repository.steadyP99Ms), fmt(repository.reloadP99Ms), String(repository.reloadNon2xx), String(repository.reloadErrors), fmt(repository.rssAfterUnloadMb)]]))
+  }
+  if (access.length > 0) {
+    console.log('\n## Access control: keys off, keys with limits in the process, in Redis (default model, 2 workers; medians)\n')
+    const off = (scenario: string): AccessRow | undefined => access.find(r => r.server === 'keys off' && r.scenario === scenario)
+    console.log(markdown(['server', 'scenario', 'texts/s', 'vs keys off', 'p99 ms', 'server CPU us/request', 'added us/request', 'non-2xx or wrong'],
+      access.map(r => [r.server, r.scenario, fmt(r.textsPerSecond), ratio(r.textsPerSecond, off(r.scenario)?.textsPerSecond), fmt(r.p99Ms), fmt(r.cpuUsPerRequest, 1), fmt(r.cpuUsPerRequest - (off(r.scenario)?.cpuUsPerRequest ?? 0), 1), String(r.non2xx)])))
   }
   console.log(`\nwrote bench/results/${stamp}.json and .svg`)
 }

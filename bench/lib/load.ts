@@ -12,6 +12,8 @@ export interface Scenario {
   readonly connections: number
   /** Send the same texts every time (to show the result cache). */
   readonly repeat?: boolean
+  /** Headers every request carries besides Content-Type (an API key, say). */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export interface LoadFigures {
@@ -54,7 +56,7 @@ export async function runLoad (url: string, scenario: Scenario, duration: number
     requests: [{
       method: 'POST',
       path: '/predict',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...scenario.headers },
       setupRequest: (req, context) => {
         const batch = pick()
         context.texts = batch

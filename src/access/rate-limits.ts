@@ -15,6 +15,8 @@ export type LimitKind = 'requests' | 'texts' | 'quota'
 /** One policy's state, as the RateLimit header field's item says it. */
 export interface PolicyState {
   readonly policy: 'requests' | 'texts' | 'daily'
+  /** The policy's quota (q), to tell how near the key is to it. */
+  readonly quota: number
   readonly remaining: number
   readonly resetSeconds: number
 }
@@ -32,22 +34,44 @@ interface Limiter {
 const BURST_WINDOW_SECONDS = 60
 const DAY_SECONDS = 86400
 
-/** The UTC day of `now` (YYYY-MM-DD) and the time it ends. */
+let today = { day: '', startsAt: 0, endsAt: new Date(0) }
+
+/** The UTC day of `now` (YYYY-MM-DD) and the time it ends; worked out once a day. */
 function utcDay (now: Date): { day: string, endsAt: Date } {
+  const t = now.getTime()
+  if (t >= today.startsAt && t < today.endsAt.getTime()) return today
   const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
-  return { day: new Date(start).toISOString().slice(0, 10), endsAt: new Date(start + DAY_SECONDS * 1000) }
+  today = { day: new Date(start).toISOString().slice(0, 10), startsAt: start, endsAt: new Date(start + DAY_SECONDS * 1000) }
+  return today
 }
 
 const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000))
 
-/** The RateLimit-Policy field value for a key's limits ('' when it has none). */
+const policies = new WeakMap<ApiKey, string>()
+
+/** The RateLimit-Policy field value for a key's limits ('' when it has none), built once per key. */
 export function policyField (key: ApiKey): string {
+  let field = policies.get(key)
+  if (field === undefined) {
+    field = buildPolicyField(key)
+    policies.set(key, field)
+  }
+  return field
+}
+
+function buildPolicyField (key: ApiKey): string {
   const { requestsPerSecond, textsPerSecond, textsPerDay } = key.limits
   const items: string[] = []
   if (requestsPerSecond !== null) items.push(`"requests";q=${requestsPerSecond};w=1`)
   if (textsPerSecond !== null) items.push(`"texts";q=${textsPerSecond};w=1`)
   if (textsPerDay !== null) items.push(`"daily";q=${textsPerDay};w=${DAY_SECONDS}`)
   return items.join(', ')
+}
+
+/** Whether any policy has half or less of its quota left: answers then carry the RateLimit fields. */
+export function nearLimit (states: readonly PolicyState[]): boolean {
+  for (const s of states) if (s.remaining * 2 <= s.quota) return true
+  return false
 }
 
 /** The RateLimit field value of some policies' states. */
@@ -59,6 +83,8 @@ export class RateLimits {
   readonly #redis: Redis | undefined
   /** Limiters by kind and size: a key's counts carry over a reload of the key file that keeps its limits. */
   readonly #limiters = new Map<string, Limiter>()
+  /** Each key's limiters, found once per key (a reload makes new key objects, so new entries). */
+  readonly #ofKey = new WeakMap<ApiKey, { requests?: Limiter, texts?: Limiter, quota?: Limiter }>()
 
   constructor (redis?: Redis) {
     this.#redis = redis
@@ -93,49 +119,64 @@ export class RateLimits {
     return limiter
   }
 
+  #limitersOf (key: ApiKey): { requests?: Limiter, texts?: Limiter, quota?: Limiter } {
+    let found = this.#ofKey.get(key)
+    if (found === undefined) {
+      const l = key.limits
+      found = {
+        requests: l.requestsPerSecond === null ? undefined : this.#limiter('requests', l.requestsPerSecond, l.requestsBurst),
+        texts: l.textsPerSecond === null ? undefined : this.#limiter('texts', l.textsPerSecond, l.textsBurst),
+        quota: l.textsPerDay === null ? undefined : this.#quota(l.textsPerDay)
+      }
+      this.#ofKey.set(key, found)
+    }
+    return found
+  }
+
   /** One request of `key`, counted against its requests a second. */
   async chargeRequest (key: ApiKey): Promise<Charge> {
-    const { requestsPerSecond, requestsBurst } = key.limits
-    if (requestsPerSecond === null) return { outcome: 'allowed', states: [] }
+    const limiter = this.#limitersOf(key).requests
+    if (limiter === undefined) return { outcome: 'allowed', states: [] }
     try {
-      const r = await this.#limiter('requests', requestsPerSecond, requestsBurst).consume(key.id, 1)
-      return { outcome: 'allowed', states: [{ policy: 'requests', remaining: r.remainingPoints, resetSeconds: seconds(r.msBeforeNext) }] }
+      const r = await limiter.consume(key.id, 1)
+      return { outcome: 'allowed', states: [{ policy: 'requests', quota: key.limits.requestsPerSecond!, remaining: r.remainingPoints, resetSeconds: seconds(r.msBeforeNext) }] }
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) return { outcome: 'store_failed', error: err as Error }
-      const state: PolicyState = { policy: 'requests', remaining: 0, resetSeconds: seconds(err.msBeforeNext) }
+      const state: PolicyState = { policy: 'requests', quota: key.limits.requestsPerSecond!, remaining: 0, resetSeconds: seconds(err.msBeforeNext) }
       return { outcome: 'limited', limit: 'requests', retryAfterSeconds: state.resetSeconds, states: [state] }
     }
   }
 
   /** `n` texts of `key`, counted against its day's quota and its texts a second. */
   async chargeTexts (key: ApiKey, n: number, now = new Date()): Promise<Charge> {
-    const { textsPerSecond, textsBurst, textsPerDay } = key.limits
+    const { textsPerDay } = key.limits
+    const limiters = this.#limitersOf(key)
     const states: PolicyState[] = []
     let quota: { limiter: Limiter, key: string } | undefined
     try {
-      if (textsPerDay !== null) {
+      if (limiters.quota !== undefined && textsPerDay !== null) {
         const { day, endsAt } = utcDay(now)
-        quota = { limiter: this.#quota(textsPerDay), key: `${key.id}:${day}` }
+        quota = { limiter: limiters.quota, key: `${key.id}:${day}` }
         const resetSeconds = seconds(endsAt.getTime() - now.getTime())
         try {
           const r = await quota.limiter.consume(quota.key, n)
-          states.push({ policy: 'daily', remaining: r.remainingPoints, resetSeconds })
+          states.push({ policy: 'daily', quota: textsPerDay, remaining: r.remainingPoints, resetSeconds })
         } catch (err) {
           if (!(err instanceof RateLimiterRes)) throw err
           // Refused texts are not served, so they do not count.
           await quota.limiter.reward?.(quota.key, n)
           const remaining = Math.max(0, textsPerDay - (err.consumedPoints - n))
-          return { outcome: 'limited', limit: 'quota', retryAfterSeconds: resetSeconds, resetsAt: endsAt, states: [{ policy: 'daily', remaining, resetSeconds }] }
+          return { outcome: 'limited', limit: 'quota', retryAfterSeconds: resetSeconds, resetsAt: endsAt, states: [{ policy: 'daily', quota: textsPerDay, remaining, resetSeconds }] }
         }
       }
-      if (textsPerSecond !== null) {
+      if (limiters.texts !== undefined) {
         try {
-          const r = await this.#limiter('texts', textsPerSecond, textsBurst).consume(key.id, n)
-          states.push({ policy: 'texts', remaining: r.remainingPoints, resetSeconds: seconds(r.msBeforeNext) })
+          const r = await limiters.texts.consume(key.id, n)
+          states.push({ policy: 'texts', quota: key.limits.textsPerSecond!, remaining: r.remainingPoints, resetSeconds: seconds(r.msBeforeNext) })
         } catch (err) {
           if (!(err instanceof RateLimiterRes)) throw err
           if (quota !== undefined) await quota.limiter.reward?.(quota.key, n)
-          const state: PolicyState = { policy: 'texts', remaining: 0, resetSeconds: seconds(err.msBeforeNext) }
+          const state: PolicyState = { policy: 'texts', quota: key.limits.textsPerSecond!, remaining: 0, resetSeconds: seconds(err.msBeforeNext) }
           // A batch larger than a whole second's texts can never pass: the client is told so by the detail.
           return { outcome: 'limited', limit: 'texts', retryAfterSeconds: state.resetSeconds, states: [...states.filter(s => s.policy !== 'daily'), state] }
         }

@@ -160,9 +160,11 @@ export function createApp (options: AppOptions): Express {
   const body = readJsonBody({ shape: { maxDepth: 8, maxValues: config.maxBatchSize + 64 }, requestTimeoutMs: config.requestTimeoutMs })
   // With keys on, a route asks for its scope before it reads a body; probes (/health, GET /) stay open.
   const predictKey = requireKey(ctx, 'predict')
-  app.post('/predict', predictKey, body, predict)
-  app.post('/batch_predict', predictKey, body, batchPredict)
-  app.post('/explain', predictKey, body, createExplainHandler(ctx))
+  // The routes that classify charge texts too, once the body is read.
+  const textsKey = requireKey(ctx, 'predict', true)
+  app.post('/predict', textsKey, body, predict)
+  app.post('/batch_predict', textsKey, body, batchPredict)
+  app.post('/explain', textsKey, body, createExplainHandler(ctx))
   app.get('/health', createHealthHandler(ctx))
   if (config.metricsRequireKey) app.get('/metrics', requireKey(ctx, 'metrics'), createMetricsHandler(ctx))
   else app.get('/metrics', createMetricsHandler(ctx))
@@ -170,9 +172,9 @@ export function createApp (options: AppOptions): Express {
   // Any model of the repository, by name, with the same bodies and answers as the spec's routes.
   const named = createPredictHandlers(ctx, namedModel(ctx))
   app.get('/models', predictKey, createModelsHandler(ctx))
-  app.post('/models/:name/predict', predictKey, body, named.predict)
-  app.post('/models/:name/batch_predict', predictKey, body, named.batchPredict)
-  app.post('/models/:name/explain', predictKey, body, createExplainHandler(ctx, namedModel(ctx)))
+  app.post('/models/:name/predict', textsKey, body, named.predict)
+  app.post('/models/:name/batch_predict', textsKey, body, named.batchPredict)
+  app.post('/models/:name/explain', textsKey, body, createExplainHandler(ctx, namedModel(ctx)))
   app.use('/v2', createV2Router(ctx))
   mountDocs(app, ctx)
   for (const [path, allowed] of [['/predict', 'POST'], ['/batch_predict', 'POST'], ['/explain', 'POST'], ['/models', 'GET, HEAD'], ['/models/:name/predict', 'POST'], ['/models/:name/batch_predict', 'POST'], ['/models/:name/explain', 'POST'], ['/health', 'GET, HEAD'], ['/metrics', 'GET, HEAD'], ['/', 'GET, HEAD'], ['/openapi.json', 'GET, HEAD'], ['/docs', 'GET, HEAD']] as const) {

@@ -167,9 +167,10 @@ describe('access control (keys, scopes, limits) over HTTP and gRPC', function ()
     expect(limited.headers['ratelimit-policy']).to.equal('"requests";q=3;w=1')
     expect(limited.headers.ratelimit).to.equal('"requests";r=0;t=1')
     expect((limited.body as { detail: string }).detail).to.equal('rate limit of 3 requests a second exceeded for key slow')
-    const passed = answers.find(a => a.status === 200)!
-    expect(passed.headers['ratelimit-policy']).to.equal('"requests";q=3;w=1')
-    expect(passed.headers.ratelimit).to.match(/^"requests";r=[0-2];t=1$/)
+    // Answers let through carry the fields once half the quota is gone: r=1 and r=0 here, not r=2.
+    const fields = answers.filter(a => a.status === 200).map(a => a.headers.ratelimit as string | undefined).sort()
+    expect(fields).to.deep.equal(['"requests";r=0;t=1', '"requests";r=1;t=1', undefined])
+    expect(answers.filter(a => a.status === 200 && a.headers.ratelimit !== undefined).every(a => a.headers['ratelimit-policy'] === '"requests";q=3;w=1')).to.equal(true)
     await new Promise(resolve => setTimeout(resolve, 1100))
     expect((await call('post', '/predict', single).set('X-API-Key', secret)).status).to.equal(200)
   })

@@ -125,7 +125,7 @@ export function createV2Router (ctx: AppContext): Router {
   for (const base of ['/models/:name', '/models/:name/versions/:version']) {
     router.get(base, predictKey, meta)
     router.get(`${base}/ready`, ready)
-    router.post(`${base}/infer`, predictKey, raw, infer)
+    router.post(`${base}/infer`, requireKey(ctx, 'predict', true), raw, infer)
   }
 
   router.post('/repository/index', predictKey, raw, (req, res) => {

@@ -123,6 +123,7 @@ async function httpRows (models: readonly ModelDir[], texts: readonly string[], 
 
 const fmt = (n: unknown, d = 0): string => typeof n === 'number' ? n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d }) : ''
 const ratio = (a: number, b: number | undefined): string => b === undefined ? '' : `${fmt(a / b, 1)}x`
+const ratio2 = (a: number, b: number | undefined): string => b === undefined ? '' : `${fmt(a / b, 2)}x`
 
 async function main (): Promise<void> {
   const started = new Date()
@@ -144,7 +145,7 @@ async function main (): Promise<void> {
   const builds = [{ label: 'this build' }, ...(process.env.HOSTILE_BEFORE === undefined ? [] : [{ label: `before (${process.env.HOSTILE_BEFORE})`, root: process.env.HOSTILE_BEFORE }])]
   const large = models.find(m => m.name === 'large')
   const repository = runs('repository') && large !== undefined ? await repositoryRows(large, texts, QUICK ? 3 : 8, settle, progress) : undefined
-  const access = runs('access') ? await accessRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 3, progress) : []
+  const access = runs('access') ? await accessRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 5, progress) : []
   const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
@@ -180,8 +181,11 @@ async function main (): Promise<void> {
   if (access.length > 0) {
     console.log('\n## Access control: keys off, keys with limits in the process, in Redis (default model, 2 workers; medians)\n')
     const off = (scenario: string): AccessRow | undefined => access.find(r => r.server === 'keys off' && r.scenario === scenario)
-    console.log(markdown(['server', 'scenario', 'texts/s', 'vs keys off', 'p99 ms', 'server CPU us/request', 'added us/request', 'non-2xx or wrong'],
-      access.map(r => [r.server, r.scenario, fmt(r.textsPerSecond), ratio(r.textsPerSecond, off(r.scenario)?.textsPerSecond), fmt(r.p99Ms), fmt(r.cpuUsPerRequest, 1), fmt(r.cpuUsPerRequest - (off(r.scenario)?.cpuUsPerRequest ?? 0), 1), String(r.non2xx)])))
+    console.log(markdown(['server', 'scenario', 'texts/s', 'vs keys off', 'p99 ms', 'CPU us/request (all threads)', 'front thread us/request', 'front thread vs keys off', 'added front us/request', 'non-2xx or wrong'],
+      access.map(r => {
+        const o = off(r.scenario)
+        return [r.server, r.scenario, fmt(r.textsPerSecond), ratio2(r.textsPerSecond, o?.textsPerSecond), fmt(r.p99Ms), fmt(r.cpuUsPerRequest, 1), fmt(r.frontCpuUsPerRequest, 1), ratio2(r.frontCpuUsPerRequest, o?.frontCpuUsPerRequest), fmt(r.frontCpuUsPerRequest - (o?.frontCpuUsPerRequest ?? 0), 1), String(r.non2xx)]
+      })))
   }
   console.log(`\nwrote bench/results/${stamp}.json and .svg`)
 }

@@ -19,12 +19,14 @@ export interface AccessRow {
   readonly textsPerSecond: number
   readonly p99Ms: number
   readonly cpuUsPerRequest: number
+  /** The front thread's alone (it bounds single-text throughput; the workers' time is the same either way). */
+  readonly frontCpuUsPerRequest: number
   readonly non2xx: number
 }
 
-/** utime + stime of a process (every thread), in microseconds. */
-function cpuUs (pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+/** utime + stime of a process (every thread), or of its thread `tid`, in microseconds. */
+function cpuUs (pid: number, tid?: number): number {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   return (Number(fields[11]) + Number(fields[12])) * 1e6 / 100
 }
@@ -41,7 +43,7 @@ export async function accessRows (m: ModelDir, texts: readonly string[], oracle:
     { name: 'keys, limits in Redis', env: { API_KEYS_FILE: keys.file, REDIS_URL: redis.url }, headers }
   ]
   const scenarios: Scenario[] = [{ name: 'single c50', size: 0, connections: 50 }, { name: 'batch50 c10', size: 50, connections: 10 }]
-  const runs = new Map<string, Array<{ tps: number, p99: number, cpu: number, non2xx: number }>>()
+  const runs = new Map<string, Array<{ tps: number, p99: number, cpu: number, front: number, non2xx: number }>>()
   try {
     for (let round = 0; round < rounds; round++) {
       for (const c of round % 2 === 0 ? configs : [...configs].reverse()) {
@@ -49,11 +51,12 @@ export async function accessRows (m: ModelDir, texts: readonly string[], oracle:
         try {
           for (const s of scenarios) {
             progress(`access ${c.name} ${s.name}: ${duration} s (round ${round + 1})`)
-            const before = cpuUs(server.child.pid!)
+            const pid = server.child.pid!
+            const before = { all: cpuUs(pid), front: cpuUs(pid, pid) }
             const f = await runLoad(server.url, { ...s, headers: c.headers }, duration, texts, oracle)
             const requests = f.requestsPerSecond * duration
             const key = `${c.name}\u0000${s.name}`
-            runs.set(key, [...(runs.get(key) ?? []), { tps: f.textsPerSecond, p99: f.p99, cpu: (cpuUs(server.child.pid!) - before) / requests, non2xx: f.non2xx + f.wrong }])
+            runs.set(key, [...(runs.get(key) ?? []), { tps: f.textsPerSecond, p99: f.p99, cpu: (cpuUs(pid) - before.all) / requests, front: (cpuUs(pid, pid) - before.front) / requests, non2xx: f.non2xx + f.wrong }])
           }
         } finally {
           await server.stop()
@@ -65,6 +68,6 @@ export async function accessRows (m: ModelDir, texts: readonly string[], oracle:
   }
   return [...runs].map(([key, rs]) => {
     const [server, scenario] = key.split('\u0000') as [string, string]
-    return { server, scenario, textsPerSecond: median(rs.map(r => r.tps)), p99Ms: median(rs.map(r => r.p99)), cpuUsPerRequest: median(rs.map(r => r.cpu)), non2xx: rs.reduce((n, r) => n + r.non2xx, 0) }
+    return { server, scenario, textsPerSecond: median(rs.map(r => r.tps)), p99Ms: median(rs.map(r => r.p99)), cpuUsPerRequest: median(rs.map(r => r.cpu)), frontCpuUsPerRequest: median(rs.map(r => r.front)), non2xx: rs.reduce((n, r) => n + r.non2xx, 0) }
   })
 }

@@ -30,11 +30,11 @@ export interface Credentials {
 /** Secrets are 47 characters; anything far longer is not one of ours and is not hashed. */
 const MAX_SECRET_LENGTH = 1024
 
-/** The secret a request carries: a Bearer token, else X-API-Key. */
+/** The secret a request carries: a Bearer token (the scheme in any case), else X-API-Key. */
 export function secretOf ({ authorization, apiKey }: Credentials): string | undefined {
-  if (authorization !== undefined) {
-    const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization)
-    if (match !== null) return match[1]
+  if (authorization !== undefined && authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === 'bearer ') {
+    const token = authorization.slice(7).trim()
+    if (token !== '' && !/\s/.test(token)) return token
   }
   return apiKey === undefined || apiKey === '' ? undefined : apiKey.trim()
 }

@@ -30,7 +30,7 @@ import { summarize } from '../../pickle/value-walk.js'
 import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { numpyRowSum } from '../math.js'
 import { argKminParallelOnX, argKminParallelOnY, type SimultaneousSort } from '../neighbors/arg-kmin.js'
-import { argpartition, argsort } from '../neighbors/numpy-argpartition.js'
+import { argpartitionInPlace, argsort } from '../neighbors/numpy-argpartition.js'
 import {
   byFeature, euclideanReduction, pairwiseDistances, rdistCsr, squaredNorms, unitByFeature64, unitRows,
   type CsrMetric, type PairwiseMetric, type TrainingRows
@@ -227,14 +227,18 @@ export function kneighbors (state: KNeighborsState, row: SparseRow, scratch = ne
     return { indices, distances, float32: false }
   }
   const dist = pairwiseDistances(fit, row, metric as PairwiseMetric, float32, scratch, () => unitByFeature64(fit))
-  const selected = argpartition(dist, k - 1).subarray(0, k)
-  const order = argsort(Float64Array.from(selected, i => dist[i]!))
-  const indices = Int32Array.from(order, o => selected[o]!)
-  const distances = Float64Array.from(indices, i => {
-    const d = dist[i]!
-    if (metric !== 'euclidean') return d
-    return float32 ? f32(Math.sqrt(d)) : Math.sqrt(d)
-  })
+  // dist is scratch: the selection permutes it with the indices, so dist[j] is ts[j]'s distance
+  const ts = new Int32Array(dist.length)
+  argpartitionInPlace(dist, ts, k - 1)
+  const order = argsort(dist.slice(0, k))
+  const indices = new Int32Array(k)
+  const distances = new Float64Array(k)
+  for (let j = 0; j < k; j++) {
+    const o = order[j]!
+    const d = dist[o]!
+    indices[j] = ts[o]!
+    distances[j] = metric !== 'euclidean' ? d : float32 ? f32(Math.sqrt(d)) : Math.sqrt(d)
+  }
   return { indices, distances, float32 }
 }
 

@@ -209,8 +209,9 @@ function reducibleFor (state: KNeighborsState, row: SparseRow): boolean {
 /**
  * `kneighbors([row])`: the k nearest training rows and their distances, in scikit-learn's order.
  * @param scratch a buffer of `fit.nSamples` values, overwritten
+ * @param ids a buffer of `fit.nSamples` indices, overwritten
  */
-export function kneighbors (state: KNeighborsState, row: SparseRow, scratch = new Float64Array(state.fit.nSamples)): Neighbors {
+export function kneighbors (state: KNeighborsState, row: SparseRow, scratch = new Float64Array(state.fit.nSamples), ids = new Int32Array(state.fit.nSamples)): Neighbors {
   const { fit, metric, nNeighbors: k } = state
   const float32 = row.float32 && fit.float32
   if (metric !== 'cosine' && (metric !== 'euclidean' || state.euclideanReduction) && reducibleFor(state, row)) {
@@ -228,7 +229,7 @@ export function kneighbors (state: KNeighborsState, row: SparseRow, scratch = ne
   }
   const dist = pairwiseDistances(fit, row, metric as PairwiseMetric, float32, scratch, () => unitByFeature64(fit))
   // dist is scratch: the selection permutes it with the indices, so dist[j] is ts[j]'s distance
-  const ts = new Int32Array(dist.length)
+  const ts = ids
   argpartitionInPlace(dist, ts, k - 1)
   const order = argsort(dist.slice(0, k))
   const indices = new Int32Array(k)
@@ -268,20 +269,22 @@ function weightedMode (labels: Int32Array, w: Float64Array): number {
 
 function create (state: KNeighborsState): Classifier {
   const nClasses = state.classes.length
+  // One text at a time per worker thread: the buffers are reused from text to text.
   const scratch = new Float64Array(state.fit.nSamples)
+  const ids = new Int32Array(state.fit.nSamples)
   const score = (row: SparseRow): Scores => {
     const proba = new Float64Array(nClasses)
     let classIndex: number
     if (state.weights === 'uniform') {
       const indices = state.classModeMetric !== null && reducibleFor(state, row)
         ? argKminParallelOnX(rdistCsr(state.fit, row, state.classModeMetric, row.float32, state.float32Metric, scratch), state.nNeighbors).indices
-        : kneighbors(state, row, scratch).indices
+        : kneighbors(state, row, scratch, ids).indices
       for (const i of indices) proba[state.y[i]!] += 1
       // the most frequent class, ties to the first (scipy's mode, argmax of the counts)
       classIndex = 0
       for (let c = 1; c < nClasses; c++) if (proba[c]! > proba[classIndex]!) classIndex = c
     } else {
-      const neighbors = kneighbors(state, row, scratch)
+      const neighbors = kneighbors(state, row, scratch, ids)
       const w = distanceWeights(neighbors)
       const labels = Int32Array.from(neighbors.indices, i => state.y[i]!)
       for (let i = 0; i < labels.length; i++) proba[labels[i]!] += w[i]!

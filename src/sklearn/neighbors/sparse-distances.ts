@@ -203,9 +203,10 @@ export function pairwiseDistances (fit: TrainingRows, row: SparseRow, metric: Pa
   const unit = float32 === fit.float32 ? fit.cscUnit : unit64()
   const x = unitRow(row, float32)
   dots(fit, x, unit, 1, float32, out)
-  for (let j = 0; j < out.length; j++) {
-    const s = float32 ? f32(1 + -out[j]!) : 1 + -out[j]!
-    out[j] = Math.min(Math.max(s, 0), 2)
+  if (float32) {
+    for (let j = 0; j < out.length; j++) out[j] = Math.min(Math.max(f32(1 + -out[j]!), 0), 2)
+  } else {
+    for (let j = 0; j < out.length; j++) out[j] = Math.min(Math.max(1 + -out[j]!, 0), 2)
   }
   return out
 }

@@ -177,6 +177,9 @@ async function main (): Promise<void> {
     console.log('\n## Many models: 10 copies of the 200,000-feature model, 2 workers\n')
     console.log(markdown(['all READY s', `RSS settled MB`, '/predict texts/s (batch 50, c50)', 'V2 infer texts/s', 'V2 / predict', 'gRPC texts/s', 'gRPC / V2', 'steady p99 ms', 'p99 during a reload ms', 'non-2xx during reload', 'errors', 'RSS after unloading 9 MB'],
       [[fmt(repository.allReadySeconds, 1), fmt(repository.rssSettledMb), fmt(repository.predictTextsPerSecond), fmt(repository.v2TextsPerSecond), ratio(repository.v2TextsPerSecond, repository.predictTextsPerSecond), fmt(repository.grpcTextsPerSecond), ratio(repository.grpcTextsPerSecond, repository.v2TextsPerSecond), fmt(repository.steadyP99Ms), fmt(repository.reloadP99Ms), String(repository.reloadNon2xx), String(repository.reloadErrors), fmt(repository.rssAfterUnloadMb)]]))
+    console.log('\nWhat a text cost (us of CPU), V2 REST against gRPC at batches of 50:\n')
+    console.log(markdown(['protocol', 'server front thread', 'server, all threads', 'load generator (this process)'],
+      [['V2 REST (autocannon)', fmt(repository.v2Cost.frontUs, 2), fmt(repository.v2Cost.serverUs, 2), fmt(repository.v2Cost.clientUs, 2)], ['gRPC (@grpc/grpc-js client)', fmt(repository.grpcCost.frontUs, 2), fmt(repository.grpcCost.serverUs, 2), fmt(repository.grpcCost.clientUs, 2)], ['gRPC / REST', ratio2(repository.grpcCost.frontUs, repository.v2Cost.frontUs), ratio2(repository.grpcCost.serverUs, repository.v2Cost.serverUs), ratio2(repository.grpcCost.clientUs, repository.v2Cost.clientUs)]]))
   }
   if (access.length > 0) {
     console.log('\n## Access control: keys off, keys with limits in the process, in Redis (default model, 2 workers; medians)\n')

@@ -22,6 +22,27 @@ export async function freePort (): Promise<number> {
   return port
 }
 
+/** utime + stime of a process (all its threads), or of its thread `tid` alone, in microseconds (from /proc). */
+export function cpuMicros (pid: number, tid?: number): number {
+  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 1e6 / 100
+}
+
+/**
+ * Runs `work` (which answers how many texts it sent) and says what each text cost: the server
+ * front thread's CPU (main thread: pid = tid), all the server's threads', and this process's
+ * (the load generator's), in microseconds.
+ */
+export async function costPerText<T extends { texts: number }> (pid: number, work: () => Promise<T>): Promise<T & { frontUs: number, serverUs: number, clientUs: number }> {
+  const front = cpuMicros(pid, pid)
+  const all = cpuMicros(pid)
+  const client = process.cpuUsage()
+  const r = await work()
+  const c = process.cpuUsage(client)
+  return { ...r, frontUs: (cpuMicros(pid, pid) - front) / r.texts, serverUs: (cpuMicros(pid) - all) / r.texts, clientUs: (c.user + c.system) / r.texts }
+}
+
 /** Resident memory of a process and all its descendants (uvicorn's workers, say), from /proc. */
 export function treeRss (pid: number): number {
   const children = new Map<number, number[]>()

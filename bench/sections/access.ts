@@ -6,9 +6,9 @@
  * throughput, the server process's CPU time per request (from /proc, all its threads), whose
  * difference from keys off is what a request's key and limits cost.
  */
-import { readFileSync } from 'node:fs'
 import type { ModelDir } from '../lib/models.js'
 import { runLoad, type Oracle, type Scenario } from '../lib/load.js'
+import { cpuMicros as cpuUs } from '../lib/processes.js'
 import { startTfidf } from '../lib/servers.js'
 import { startRedis } from '../../test/helpers/processes.js'
 import { writeKeyFile } from '../../test/helpers/keys.js'
@@ -22,13 +22,6 @@ export interface AccessRow {
   /** The front thread's alone (it bounds single-text throughput; the workers' time is the same either way). */
   readonly frontCpuUsPerRequest: number
   readonly non2xx: number
-}
-
-/** utime + stime of a process (every thread), or of its thread `tid`, in microseconds. */
-function cpuUs (pid: number, tid?: number): number {
-  const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8')
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) * 1e6 / 100
 }
 
 const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]! }

@@ -12,7 +12,7 @@ import path from 'node:path'
 import { setTimeout } from 'node:timers/promises'
 import { ROOT } from '../lib/corpus.js'
 import { modelFiles, type ModelDir } from '../lib/models.js'
-import { freePort, startServer } from '../lib/processes.js'
+import { costPerText, freePort, startServer } from '../lib/processes.js'
 import { SERVER_NODE_FLAGS } from '../lib/servers.js'
 import { credentials, type Client } from '@grpc/grpc-js'
 import { loadServices } from '../../src/grpc/protos.js'
@@ -23,8 +23,11 @@ export interface RepositoryFigures {
   readonly rssSettledMb: number
   readonly predictTextsPerSecond: number
   readonly v2TextsPerSecond: number
-  /** ModelInfer over gRPC at batches of 50 from 50 concurrent calls (a @grpc/grpc-js client in this process). */
+  /** ModelInfer over gRPC at batches of 50 from 50 concurrent calls (a @grpc/grpc-js client in this process, texts in raw_input_contents as tritonclient sends them). */
   readonly grpcTextsPerSecond: number
+  /** What a text cost the server's front thread, all its threads, and the load generator, in us: V2 REST and gRPC. */
+  readonly v2Cost: { frontUs: number, serverUs: number, clientUs: number }
+  readonly grpcCost: { frontUs: number, serverUs: number, clientUs: number }
   readonly steadyP99Ms: number
   readonly reloadP99Ms: number
   readonly reloadNon2xx: number
@@ -60,9 +63,15 @@ async function grpcLoad (port: number, texts: readonly string[], seconds: number
   const until = performance.now() + seconds * 1000
   const call = async (): Promise<void> => {
     while (performance.now() < until) {
-      const batch = Array.from({ length: 50 }, () => Buffer.from(`${texts[k % texts.length]!} ${k++}`))
+      // tritonclient's layout: one raw_input_contents buffer, a 4-byte little-endian length before each text
+      const raw = Buffer.concat(Array.from({ length: 50 }, () => {
+        const text = Buffer.from(`${texts[k % texts.length]!} ${k++}`)
+        const length = Buffer.alloc(4)
+        length.writeUInt32LE(text.length)
+        return Buffer.concat([length, text])
+      }))
       await new Promise<void>((resolve, reject) => {
-        client.ModelInfer!({ model_name: 'm0', inputs: [{ name: 'text', datatype: 'BYTES', shape: [50], contents: { bytes_contents: batch } }], outputs: [{ name: 'predict' }] }, err => { if (err === null) resolve(); else reject(err) })
+        client.ModelInfer!({ model_name: 'm0', inputs: [{ name: 'text', datatype: 'BYTES', shape: [50] }], raw_input_contents: [raw], outputs: [{ name: 'predict' }] }, err => { if (err === null) resolve(); else reject(err) })
       })
       done += 50
     }
@@ -100,8 +109,9 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
     progress(`repository: /predict and V2 infer at batches of 50, ${seconds} s each`)
     await load(server.url, 'predict', texts, 1)
     const predict = await load(server.url, 'predict', texts, seconds)
-    const v2 = await load(server.url, 'v2', texts, seconds)
-    const grpc = await grpcLoad(grpcPort, texts, seconds)
+    const pid = server.child.pid!
+    const v2 = await costPerText(pid, async () => { const r = await load(server.url, 'v2', texts, seconds); return { ...r, texts: r.textsPerSecond * seconds } })
+    const grpc = await costPerText(pid, async () => { const rate = await grpcLoad(grpcPort, texts, seconds); return { rate, texts: rate * seconds } })
     progress('repository: a reload of m0 under the same load')
     const reload = await load(server.url, 'v2', texts, seconds, async () => {
       await setTimeout(seconds * 300)
@@ -115,7 +125,9 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
       rssSettledMb,
       predictTextsPerSecond: predict.textsPerSecond,
       v2TextsPerSecond: v2.textsPerSecond,
-      grpcTextsPerSecond: grpc,
+      grpcTextsPerSecond: grpc.rate,
+      v2Cost: { frontUs: v2.frontUs, serverUs: v2.serverUs, clientUs: v2.clientUs },
+      grpcCost: { frontUs: grpc.frontUs, serverUs: grpc.serverUs, clientUs: grpc.clientUs },
       steadyP99Ms: v2.p99,
       reloadP99Ms: reload.p99,
       reloadNon2xx: reload.non2xx,

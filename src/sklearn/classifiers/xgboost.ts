@@ -191,7 +191,8 @@ function readTree (tree: Json, where: string, nFeatures: number, offset: number,
 export function readBooster (doc: Map<string, Json>, rounds: number, missing: number): { booster: BoosterState, objective: Objective, version: string, nClass: number, numParallelTree: number, baseScore: number } {
   const model = objectField(doc, 'Model', 'Booster')
   const version = versionOf(model)
-  if (!version.startsWith('1.7.')) unsupported(`XGBClassifier written by xgboost ${version} is not supported: tfidf-serve reproduces xgboost 1.7 (checked against 1.7.4)`)
+  // xgboost 2 and 3 change base_score and tree formats; without their library to make references, no exactness claim.
+  if (!version.startsWith('1.7.')) unsupported(`XGBClassifier written by xgboost ${version} is not supported: tfidf-serve reproduces xgboost 1.7 exactly (checked against 1.7.4) and cannot check other versions; train and save the model with xgboost 1.7 (pip install 'xgboost==1.7.*') to serve it`)
   const learner = objectField(model, 'learner', 'Booster Model')
   const objective = stringField(objectField(learner, 'objective', 'learner'), 'name', 'learner.objective')
   if (!(OBJECTIVES as readonly string[]).includes(objective)) unsupported(`XGBClassifier objective '${objective}' is not supported (${OBJECTIVES.join(', ')})`)

@@ -33,6 +33,9 @@ export interface RepositoryFigures {
   readonly reloadNon2xx: number
   readonly reloadErrors: number
   readonly rssAfterUnloadMb: number
+  /** With the nine loaded again, and once they are unloaded again (settled): what a load and unload leaves. */
+  readonly rssReloadedMb: number
+  readonly rssAfterSecondUnloadMb: number
 }
 
 async function load (url: string, route: 'predict' | 'v2', texts: readonly string[], seconds: number, during?: () => Promise<void>): Promise<{ textsPerSecond: number, p99: number, non2xx: number, errors: number }> {
@@ -100,7 +103,8 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
   try {
     for (;;) {
       const listed = (await (await fetch(`${server.url}/models`)).json()) as { models: Array<{ state: string }> }
-      if (listed.models.every(m => m.state === 'READY')) break
+      // Every folder listed (the repository lists them once it has scanned, after the default model serves) and READY.
+      if (listed.models.length === models && listed.models.every(m => m.state === 'READY')) break
       await setTimeout(50)
     }
     const allReadySeconds = (performance.now() - started) / 1000
@@ -119,6 +123,13 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
     })
     for (let i = 1; i < models; i++) await fetch(`${server.url}/v2/repository/models/m${i}/unload`, { method: 'POST' })
     await setTimeout(settle * 1000)
+    const rssAfterUnloadMb = server.rssBytes() / 1e6
+    // What a load and unload leaves behind: the nine loaded again (their workers create them), unloaded again.
+    progress('repository: the nine loaded and unloaded again')
+    for (let i = 1; i < models; i++) await fetch(`${server.url}/v2/repository/models/m${i}/load`, { method: 'POST' })
+    const rssReloadedMb = server.rssBytes() / 1e6
+    for (let i = 1; i < models; i++) await fetch(`${server.url}/v2/repository/models/m${i}/unload`, { method: 'POST' })
+    await setTimeout(settle * 1000)
     return {
       models,
       allReadySeconds,
@@ -132,7 +143,9 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
       reloadP99Ms: reload.p99,
       reloadNon2xx: reload.non2xx,
       reloadErrors: reload.errors,
-      rssAfterUnloadMb: server.rssBytes() / 1e6
+      rssAfterUnloadMb,
+      rssReloadedMb,
+      rssAfterSecondUnloadMb: server.rssBytes() / 1e6
     }
   } finally {
     await server.stop()

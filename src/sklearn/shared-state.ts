@@ -33,6 +33,20 @@ function rebuild<T> (value: T, moved: ReadonlyMap<AnyTypedArray, AnyTypedArray>)
 }
 
 /**
+ * glibc serves an allocation above its mmap threshold with a mapping of its own, given back
+ * whole when freed; but freeing such a block raises the threshold to its size (up to 32 MiB),
+ * so the next models' buffers came from malloc's heaps, where freeing leaves them resident
+ * (measured: ten 18 MB models loaded one after another, then unloaded, kept 188 MB). A buffer
+ * of 1 MiB or more is therefore asked for past 32 MiB: always a mapping of its own, and the
+ * pages past `bytes` are never touched, so they cost address space, not memory.
+ */
+const OWN_MAPPING = 32 * 1024 * 1024 + 4096
+
+function reserved (bytes: number): number {
+  return bytes >= 1024 * 1024 ? Math.max(bytes, OWN_MAPPING) : bytes
+}
+
+/**
  * `state` with its typed arrays copied into one SharedArrayBuffer (each 8-byte aligned; an
  * array held twice in the tree stays one array). Everything else is copied as it is.
  * @returns the shared state and the bytes the buffer holds.
@@ -42,7 +56,7 @@ export function shareState<T> (state: T): { state: T, bytes: number } {
   collect(state, found)
   let bytes = 0
   for (const a of found) bytes += Math.ceil(a.byteLength / 8) * 8
-  const buffer = new SharedArrayBuffer(bytes)
+  const buffer = new SharedArrayBuffer(reserved(bytes))
   const moved = new Map<AnyTypedArray, AnyTypedArray>()
   let offset = 0
   for (const a of found) {

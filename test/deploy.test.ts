@@ -44,6 +44,12 @@ describe('the Dockerfile', () => {
     expect(get('COPY').some(c => c.includes('models/final_best_model.pkl') && c.includes('models/tfidf_vectorizer.pkl'))).to.equal(true)
   })
 
+  it('fixes glibc\'s mmap threshold in the image and in npm start, so unloaded models go back to the system', () => {
+    expect(get('ENV').join(' ')).to.match(/\bMALLOC_MMAP_THRESHOLD_=131072\b/)
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    expect(pkg.scripts.start).to.match(/^MALLOC_MMAP_THRESHOLD_=131072 node /)
+  })
+
   it('runs as a user that is not root, checks /health, and lets SIGTERM reach node', () => {
     const user = get('USER')
     expect(user).to.have.length(1)
@@ -62,7 +68,8 @@ describe('the Dockerfile', () => {
   it('starts node with the flags npm start uses', () => {
     const cmd = JSON.parse(get('CMD')[0]!) as string[]
     const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-    expect(cmd.join(' ')).to.equal(pkg.scripts.start)
+    // npm start sets the mmap threshold on its command line; the image sets it with ENV.
+    expect(cmd.join(' ')).to.equal(pkg.scripts.start.replace(/^MALLOC_MMAP_THRESHOLD_=131072 /, ''))
   })
 
   it('has a .dockerignore that keeps the local and built files out', () => {

@@ -7,12 +7,15 @@ import { freePort, startServer, type Server } from './processes.js'
 /** Node's flags as `npm start` passes them (package.json). */
 export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2']
 
+/** The environment `npm start` and the image set (package.json, Dockerfile). */
+export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' }
+
 /** tfidf-serve on `m` with `workers` workers, the result cache off unless `env` turns it on; `root` is another checkout's build to run instead. */
 export async function startTfidf (m: ModelDir, workers: number, env: Record<string, string> = {}, root = ROOT): Promise<Server> {
   const port = await freePort()
   const { model, vectorizer } = modelFiles(m)
   return await startServer(`tfidf-serve (${workers} workers)`, process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'dist', 'src', 'main.js')],
-    { PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: String(workers), CACHE_SIZE: '0', LOG_LEVEL: 'warn', ...env }, port)
+    { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: String(workers), CACHE_SIZE: '0', LOG_LEVEL: 'warn', ...env }, port)
 }
 
 export async function startBaseline (m: ModelDir, workers: number): Promise<Server> {

@@ -42,7 +42,8 @@ export function heapPush (values: Float64Array, indices: Int32Array, o: number, 
   indices[o + current] = valIdx
 }
 
-function dualSwap (v: Float64Array, ix: Int32Array, a: number, b: number): void {
+/** Swaps two values and their indices together (scikit-learn's `dual_swap`; numpy's arg-selection here too). */
+export function dualSwap (v: Float64Array, ix: Int32Array, a: number, b: number): void {
   const dt = v[a]!
   v[a] = v[b]!
   v[b] = dt

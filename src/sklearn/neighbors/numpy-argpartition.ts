@@ -12,6 +12,8 @@
  * `NPY_DISABLE_CPU_FEATURES="X86_V4 X86_V3"`.
  */
 
+import { dualSwap } from './arg-kmin.js'
+
 /** numpy's float `Tag::less`: NaN sorts last. */
 function less (a: number, b: number): boolean {
   // x !== x is NaN's test, without a call
@@ -37,29 +39,20 @@ function swap (a: Int32Array, i: number, j: number): void {
  * time of kneighbors' selection, measured). `b` is the offset numpy's pointer arithmetic
  * (`tosort + low`) adds. */
 
-function swap2 (vs: Float64Array, ts: Int32Array, i: number, j: number): void {
-  const t = ts[i]!
-  ts[i] = ts[j]!
-  ts[j] = t
-  const u = vs[i]!
-  vs[i] = vs[j]!
-  vs[j] = u
-}
-
 function median3Swap (vs: Float64Array, ts: Int32Array, b: number, low: number, mid: number, high: number): void {
-  if (less(vs[b + high]!, vs[b + mid]!)) swap2(vs, ts, b + high, b + mid)
-  if (less(vs[b + high]!, vs[b + low]!)) swap2(vs, ts, b + high, b + low)
+  if (less(vs[b + high]!, vs[b + mid]!)) dualSwap(vs, ts, b + high, b + mid)
+  if (less(vs[b + high]!, vs[b + low]!)) dualSwap(vs, ts, b + high, b + low)
   // the median goes to low, the smallest to low + 1
-  if (less(vs[b + low]!, vs[b + mid]!)) swap2(vs, ts, b + low, b + mid)
-  swap2(vs, ts, b + mid, b + low + 1)
+  if (less(vs[b + low]!, vs[b + mid]!)) dualSwap(vs, ts, b + low, b + mid)
+  dualSwap(vs, ts, b + mid, b + low + 1)
 }
 
 function median5 (vs: Float64Array, ts: Int32Array, b: number): number {
-  if (less(vs[b + 1]!, vs[b]!)) swap2(vs, ts, b + 1, b)
-  if (less(vs[b + 4]!, vs[b + 3]!)) swap2(vs, ts, b + 4, b + 3)
-  if (less(vs[b + 3]!, vs[b]!)) swap2(vs, ts, b + 3, b)
-  if (less(vs[b + 4]!, vs[b + 1]!)) swap2(vs, ts, b + 4, b + 1)
-  if (less(vs[b + 2]!, vs[b + 1]!)) swap2(vs, ts, b + 2, b + 1)
+  if (less(vs[b + 1]!, vs[b]!)) dualSwap(vs, ts, b + 1, b)
+  if (less(vs[b + 4]!, vs[b + 3]!)) dualSwap(vs, ts, b + 4, b + 3)
+  if (less(vs[b + 3]!, vs[b]!)) dualSwap(vs, ts, b + 3, b)
+  if (less(vs[b + 4]!, vs[b + 1]!)) dualSwap(vs, ts, b + 4, b + 1)
+  if (less(vs[b + 2]!, vs[b + 1]!)) dualSwap(vs, ts, b + 2, b + 1)
   if (less(vs[b + 3]!, vs[b + 2]!)) return less(vs[b + 3]!, vs[b + 1]!) ? 1 : 3
   return 2
 }
@@ -68,7 +61,7 @@ function medianOfMedian5 (vs: Float64Array, ts: Int32Array, b: number, num: numb
   const nmed = Math.trunc(num / 5)
   for (let i = 0, subleft = 0; i < nmed; i++, subleft += 5) {
     const m = median5(vs, ts, b + subleft)
-    swap2(vs, ts, b + subleft + m, b + i)
+    dualSwap(vs, ts, b + subleft + m, b + i)
   }
   if (nmed > 2) introselect(vs, ts, b, nmed, Math.trunc(nmed / 2))
   return Math.trunc(nmed / 2)
@@ -84,7 +77,7 @@ function dumbSelect (vs: Float64Array, ts: Int32Array, b: number, num: number, k
         minval = vs[b + k]!
       }
     }
-    swap2(vs, ts, b + i, b + minidx)
+    dualSwap(vs, ts, b + i, b + minidx)
   }
 }
 
@@ -110,7 +103,7 @@ function introselect (vs: Float64Array, ts: Int32Array, b: number, num: number, 
         maxval = vs[b + k]!
       }
     }
-    swap2(vs, ts, b + kth, b + maxidx)
+    dualSwap(vs, ts, b + kth, b + maxidx)
     return
   }
   let depthLimit = msb(num) * 2
@@ -122,7 +115,7 @@ function introselect (vs: Float64Array, ts: Int32Array, b: number, num: number, 
       median3Swap(vs, ts, b, low, mid, high)
     } else {
       const mid = ll + medianOfMedian5(vs, ts, b + ll, hh - ll)
-      swap2(vs, ts, b + mid, b + low)
+      dualSwap(vs, ts, b + mid, b + low)
       ll--
       hh++
     }
@@ -133,13 +126,13 @@ function introselect (vs: Float64Array, ts: Int32Array, b: number, num: number, 
       do ll++; while (less(vs[b + ll]!, pivot))
       do hh--; while (less(pivot, vs[b + hh]!))
       if (hh < ll) break
-      swap2(vs, ts, b + ll, b + hh)
+      dualSwap(vs, ts, b + ll, b + hh)
     }
-    swap2(vs, ts, b + low, b + hh)
+    dualSwap(vs, ts, b + low, b + hh)
     if (hh >= kth) high = hh - 1
     if (hh <= kth) low = ll
   }
-  if (high === low + 1 && less(vs[b + high]!, vs[b + low]!)) swap2(vs, ts, b + high, b + low)
+  if (high === low + 1 && less(vs[b + high]!, vs[b + low]!)) dualSwap(vs, ts, b + high, b + low)
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { ApiKey, Scope } from '../access/access-control.js'
-import { denialError } from '../access/denial.js'
+import { AccessDenied } from '../access/denial.js'
 import { ServiceError } from '../errors.js'
 import { withinTime } from '../pool/request-time.js'
 import { API_VERSION, type AppContext } from '../http/context.js'
@@ -58,7 +58,7 @@ async function admit (ctx: GrpcContext, method: string, call: ServerUnaryCall<un
   if (ctx.access === undefined || scope === null || scope === undefined) return
   const decision = await ctx.access.admit({ authorization: metadataValue(call, 'authorization'), apiKey: metadataValue(call, 'x-api-key') }, scope)
   info.key = decision.key
-  if (!decision.ok) throw denialError(decision)
+  if (!decision.ok) throw new AccessDenied(decision)
 }
 
 /**
@@ -125,7 +125,7 @@ export function createInferenceService (ctx: GrpcContext): UntypedServiceImpleme
       info.texts = request.texts.length
       if (ctx.access !== undefined && info.key !== undefined) {
         const decision = await ctx.access.chargeTexts(info.key, request.texts.length)
-        if (!decision.ok) throw denialError(decision)
+        if (!decision.ok) throw new AccessDenied(decision)
       }
       const scores = await withinTime(ctx.pool.score(request.texts, 10, model.key), started, ctx.config.requestTimeoutMs)
       const response = inferResponseMessage(request, scores, { name: model.name, version: model.version, labels: model.labels })

@@ -4,8 +4,9 @@
  * PERMISSION_DENIED, a limit passed RESOURCE_EXHAUSTED, a model not ready, a full queue or a timeout UNAVAILABLE, anything
  * else INTERNAL (logged with an id the client is given, as REST's 500).
  */
-import { status, type ServiceError as GrpcError } from '@grpc/grpc-js'
+import { Metadata, status, type ServiceError as GrpcError } from '@grpc/grpc-js'
 import { randomUUID } from 'node:crypto'
+import { AccessDenied } from '../access/denial.js'
 import { ServiceError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import { V2InputError } from '../protocol/v2/infer.js'
@@ -33,6 +34,12 @@ function codeOf (err: ServiceError): status {
 export function toGrpcError (err: unknown, logger: Logger, method: string): Partial<GrpcError> {
   if (err instanceof V2InputError) return { code: status.INVALID_ARGUMENT, details: err.message }
   if (err instanceof GrpcStatusError) return { code: err.code, details: err.message }
+  if (err instanceof AccessDenied) {
+    // The HTTP answer's fields (retry-after, ratelimit, ...) as trailing metadata.
+    const metadata = new Metadata()
+    for (const [name, value] of Object.entries(err.fields)) metadata.set(name, value)
+    return { code: codeOf(err), details: err.message, metadata }
+  }
   if (err instanceof ServiceError && codeOf(err) !== status.INTERNAL) return { code: codeOf(err), details: err.message }
   const errorId = randomUUID()
   logger.error('internal server error', { error_id: errorId, grpc_method: method, stack: (err as Error | null)?.stack ?? String(err) })

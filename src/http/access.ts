@@ -7,12 +7,12 @@
  */
 import type { Request, RequestHandler, Response } from 'express'
 import type { Decision, Scope } from '../access/access-control.js'
-import { denialError } from '../access/denial.js'
+import { AccessDenied, REALM } from '../access/denial.js'
 import { nearLimit, stateField } from '../access/rate-limits.js'
 import type { AppContext } from './context.js'
 import { drainAfterAnswer } from './linger.js'
 
-export const REALM = 'Bearer realm="tfidf-serve"'
+export { REALM }
 
 function header (req: Request, name: string): string | undefined {
   const value = req.headers[name]
@@ -37,9 +37,10 @@ function apply (res: Response, decision: Decision, more = false): void {
     if (merged.length > 0) res.setHeader('RateLimit', stateField(merged))
   }
   if (decision.ok) return
-  if (decision.status === 401) res.setHeader('WWW-Authenticate', REALM)
-  if (decision.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(decision.retryAfterSeconds))
-  throw denialError(decision)
+  const denied = new AccessDenied(decision)
+  if (denied.fields['www-authenticate'] !== undefined) res.setHeader('WWW-Authenticate', denied.fields['www-authenticate'])
+  if (denied.fields['retry-after'] !== undefined) res.setHeader('Retry-After', denied.fields['retry-after'])
+  throw denied
 }
 
 /**

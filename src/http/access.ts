@@ -7,12 +7,10 @@
  */
 import type { Request, RequestHandler, Response } from 'express'
 import type { Decision, Scope } from '../access/access-control.js'
-import { AccessDenied, REALM } from '../access/denial.js'
+import { AccessDenied } from '../access/denial.js'
 import { nearLimit, stateField } from '../access/rate-limits.js'
 import type { AppContext } from './context.js'
 import { drainAfterAnswer } from './linger.js'
-
-export { REALM }
 
 function header (req: Request, name: string): string | undefined {
   const value = req.headers[name]

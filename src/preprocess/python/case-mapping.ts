@@ -2,10 +2,9 @@
  * Python 3.11's `str.casefold()` and `str.upper()`, by code point, at Python's Unicode 14.
  */
 import { FOLD_SPECIAL, UPPER_CHANGES, charProps, mappingTable } from './char-props.js'
+import { mapByCodePoint } from './code-point-runs.js'
 import { CASEFOLD_EXTRA, UPPER_MAP } from './unicode-props.js'
 
-// eslint-disable-next-line no-control-regex
-const ASCII = /^[\x00-\x7f]*$/
 const foldExtra = mappingTable(CASEFOLD_EXTRA)
 const upperMap = mappingTable(UPPER_MAP)
 
@@ -32,26 +31,4 @@ export function pyCasefold (s: string): string {
 export function pyUpper (s: string): string {
   return mapByCodePoint(s, run => run.toUpperCase(), cp =>
     (charProps(cp) & UPPER_CHANGES) !== 0 ? upperMap().get(cp)! : String.fromCodePoint(cp))
-}
-
-/**
- * Maps s through `bulk` (JavaScript's own mapping) in runs, except for each non-ASCII code
- * point `single` answers for, which takes that answer; an all-ASCII string is one run.
- */
-function mapByCodePoint (s: string, bulk: (run: string) => string, single: (cp: number) => string | undefined): string {
-  if (ASCII.test(s)) return bulk(s)
-  let out = ''
-  let run = 0
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) < 0x80) continue
-    const cp = s.codePointAt(i)!
-    const width = cp > 0xffff ? 2 : 1
-    const mapped = single(cp)
-    if (mapped !== undefined) {
-      out += bulk(s.slice(run, i)) + mapped
-      run = i + width
-    }
-    i += width - 1
-  }
-  return out + bulk(s.slice(run))
 }

@@ -8,12 +8,11 @@
  */
 import { ServiceError } from '../../errors.js'
 import { UNASSIGNED, charProps } from './char-props.js'
+import { mapByCodePoint } from './code-point-runs.js'
 
 export type NormalizationForm = 'NFC' | 'NFD' | 'NFKC' | 'NFKD'
 
 const FORMS: ReadonlySet<string> = new Set(['NFC', 'NFD', 'NFKC', 'NFKD'])
-// eslint-disable-next-line no-control-regex
-const ASCII = /^[\x00-\x7f]*$/
 
 /**
  * `unicodedata.normalize(form, s)`.
@@ -21,18 +20,5 @@ const ASCII = /^[\x00-\x7f]*$/
  */
 export function pyNormalize (form: NormalizationForm, s: string): string {
   if (!FORMS.has(form)) throw new ServiceError('ERR_CONFIG_INVALID', `unicodedata.normalize: invalid normalization form ${JSON.stringify(form)}`)
-  if (ASCII.test(s)) return s
-  let out = ''
-  let run = 0
-  for (let i = 0; i < s.length; i++) {
-    if (s.charCodeAt(i) < 0x80) continue
-    const cp = s.codePointAt(i)!
-    const width = cp > 0xffff ? 2 : 1
-    if ((charProps(cp) & UNASSIGNED) !== 0) {
-      out += s.slice(run, i).normalize(form) + s.slice(i, i + width)
-      run = i + width
-    }
-    i += width - 1
-  }
-  return run === 0 ? s.normalize(form) : out + s.slice(run).normalize(form)
+  return mapByCodePoint(s, run => run.normalize(form), cp => (charProps(cp) & UNASSIGNED) !== 0 ? String.fromCodePoint(cp) : undefined)
 }

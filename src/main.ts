@@ -49,7 +49,7 @@ export async function main (): Promise<void> {
     }, err => logger.error('worker error', { stack: (err as Error).stack }))
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
-    const [{ createApp, createContext }, { createServer }, { ModelRepository }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./repository/model-repository.js')])
+    const [{ createApp }, { createServer }, { ModelRepository }, { createService }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./repository/model-repository.js'), import('./service/create-service.js')])
     pool = await starting
     let stopping = false
     const repository = new ModelRepository(pool, {
@@ -66,7 +66,7 @@ export async function main (): Promise<void> {
       }
     })
     // One context for REST and gRPC: the same pool, repository, keys, limits and counters.
-    const context = createContext({ config, pool, logger, repository, webhooks })
+    const context = createService({ config, pool, logger, repository, webhooks })
     // Shared limits from the first request: wait a little for Redis, never for long (a store that is down fails open or closed, per setting).
     if (context.access !== undefined && !await context.access.ready(2000)) logger.warn(`rate limit store ${config.redisUrl ?? ''} not reachable yet`)
     const app = createApp({ config, pool, isStopping: () => stopping, context })

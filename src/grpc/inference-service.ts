@@ -9,14 +9,14 @@ import type { ApiKey, Scope } from '../access/access-control.js'
 import { AccessDenied } from '../access/denial.js'
 import { ServiceError } from '../errors.js'
 import { withinTime } from '../pool/request-time.js'
-import { API_VERSION, type AppContext } from '../http/context.js'
+import { API_VERSION, type ServiceContext } from '../service/context.js'
 import { modelTensors, V2_EXTENSIONS, V2_PLATFORM } from '../protocol/v2/metadata.js'
 import type { ServedModel } from '../repository/model-repository.js'
 import { inferResponseMessage, readInferRequest, type ModelInferRequest } from './infer-messages.js'
 import { GrpcStatusError, toGrpcError } from './status.js'
 
 /** What the gRPC services use of the app's context: the very objects REST uses. */
-export type GrpcContext = Pick<AppContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<AppContext, 'prometheus' | 'access'>>
+export type GrpcContext = Pick<ServiceContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<ServiceContext, 'prometheus' | 'access'>>
 
 /**
  * The scope each RPC needs with keys on, as REST's routes: liveness, readiness and server

@@ -9,26 +9,25 @@ import cors from 'cors'
 import express, { type Express, type RequestHandler } from 'express'
 import helmet from 'helmet'
 import type { Config } from '../config.js'
-import { AccessControl } from '../access/access-control.js'
 import type { WebhookSender } from '../access/webhooks.js'
 import { ServiceError } from '../errors.js'
-import { ModelRepository } from '../repository/model-repository.js'
-import { createLogger, type Logger } from '../logger.js'
+import type { ModelRepository } from '../repository/model-repository.js'
+import type { Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
 import { requireKey } from './access.js'
 import { readJsonBody } from './body.js'
-import { API_VERSION, type AppContext } from './context.js'
+import type { AppContext } from './context.js'
+import { API_VERSION, type ServiceContext } from '../service/context.js'
+import { createService } from '../service/create-service.js'
+import type { PrometheusMetrics } from '../service/prometheus.js'
 import { createErrorHandler } from './error-handler.js'
-import { PrometheusMetrics } from './prometheus.js'
 import { logRequest, requestEntry, sentStatus, type SentStatus } from './request-log.js'
-import { ResultCache } from './result-cache.js'
 import { mountDocs } from './routes/docs.js'
 import { createExplainHandler } from './routes/explain.js'
 import { createPredictHandlers, namedModel } from './routes/predict.js'
 import { createModelsHandler } from './routes/models.js'
 import { createV2Router } from './routes/v2.js'
 import { createHealthHandler, createInfoHandler, createMetricsHandler } from './routes/status.js'
-import { ServiceMetrics } from './service-metrics.js'
 import { createBodyValidator } from './validate.js'
 
 export interface AppOptions {
@@ -40,21 +39,9 @@ export interface AppOptions {
   /** The models served; by default the pool's one model, named 'default'. */
   readonly repository?: ModelRepository
   /** A context from createContext, to share with the gRPC server; by default a new one. */
-  readonly context?: AppContext
+  readonly context?: ServiceContext
   /** Where events go (a key's quota used up); none: not sent. */
   readonly webhooks?: WebhookSender
-}
-
-/** The repository of one model, the pool's, named 'default' (MODEL_PATH, as before repositories). */
-function singleModel (config: Readonly<Config>, pool: ClassifierPool): ModelRepository {
-  return new ModelRepository(pool, {
-    root: null,
-    defaultName: 'default',
-    defaultVersion: '1',
-    defaultSpec: { paths: { model: config.modelPath, vectorizers: config.vectorizerPaths }, settingsFile: config.settingsFile },
-    defaultFolder: null,
-    labelNames: config.labelNames
-  })
 }
 
 function methodNotAllowed (allowed: string): RequestHandler {
@@ -62,23 +49,6 @@ function methodNotAllowed (allowed: string): RequestHandler {
     res.setHeader('Allow', allowed)
     throw new ServiceError('ERR_METHOD_NOT_ALLOWED', `method not allowed; use ${allowed}`)
   }
-}
-
-function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: ModelRepository, access: AccessControl | undefined, webhooks: WebhookSender | undefined): PrometheusMetrics {
-  const m = pool.model
-  return new PrometheusMetrics({
-    inFlight: () => pool.inFlight,
-    waiting: () => pool.waiting,
-    workersAlive: () => pool.workerCount,
-    workerRestarts: () => pool.workerRestarts,
-    cacheCounts: () => cache.counts,
-    cacheSize: () => cache.size,
-    model: { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 },
-    models: () => repository.entries().map(e => ({ name: e.name, version: e.served?.version ?? '', state: e.state, sharedBytes: e.served?.status.sharedBytes ?? 0 })),
-    modelEvents: () => repository.eventCounts(),
-    access: access?.counts,
-    webhooks: webhooks?.counts
-  })
 }
 
 /** Counts an answered request by route, method and status, and times it by route. */
@@ -96,31 +66,18 @@ export interface EarlyAnswers {
   record: (requestId: string, status: number, startedAt: number, client: string | undefined) => void
 }
 
-/** What the routes share (and the gRPC server: one pool, repository, cache and counters for both). */
-export function createContext ({ config, pool, logger = createLogger(config.logLevel), repository = singleModel(config, pool), webhooks }: AppOptions): AppContext {
-  const cache = new ResultCache(config.cacheSize, config.cacheMaxBytes)
-  const access = config.apiKeysFile === null
-    ? undefined
-    : new AccessControl({ ...config, apiKeysFile: config.apiKeysFile }, logger, {
-      onQuotaExhausted: (key, day, limit, resetsAt) => webhooks?.send('key.quota_exhausted', { key, day, texts_per_day: limit, resets_at: resetsAt.toISOString() })
-    })
-  access?.keys.watch()
-  return {
-    config,
-    pool,
-    logger,
-    cache,
-    metrics: new ServiceMetrics(),
-    prometheus: config.enableMetrics ? prometheusOf(pool, cache, repository, access, webhooks) : undefined,
-    validator: createBodyValidator(config),
-    repository,
-    access
-  }
+/** The HTTP context: the service's (shared with gRPC) and the body validators. */
+export function createContext (options: AppOptions): AppContext {
+  return withValidator(createService(options))
+}
+
+function withValidator (service: ServiceContext): AppContext {
+  return { ...service, validator: createBodyValidator(service.config) }
 }
 
 export function createApp (options: AppOptions): Express {
   const { config, isStopping = () => false } = options
-  const ctx = options.context ?? createContext(options)
+  const ctx = withValidator(options.context ?? createService(options))
   const logger = ctx.logger
   let requests = 0
   const nextRequestId = (): string => `req-${++requests}`

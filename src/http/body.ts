@@ -7,11 +7,11 @@
  */
 import type { NextFunction, Request, Response } from 'express'
 import { ServiceError } from '../errors.js'
+import { BODY_LIMIT } from '../service/context.js'
 import { JsonShapeScanner, type JsonShapeLimits } from './json-shape.js'
 import { drainAfterAnswer } from './linger.js'
 import { ValidationError } from './validate.js'
 
-export const BODY_LIMIT = 1024 * 1024
 
 export interface BodyOptions {
   /** Largest body accepted, in bytes. Defaults to 1 MiB. */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { ErrorRequestHandler } from 'express'
 import { ServiceError } from '../errors.js'
 import type { Logger } from '../logger.js'
-import type { PrometheusMetrics } from './prometheus.js'
+import type { PrometheusMetrics } from '../service/prometheus.js'
 import { ValidationError } from './validate.js'
 
 export function createErrorHandler (logger: Logger, prometheus: PrometheusMetrics | undefined): ErrorRequestHandler {

@@ -4,7 +4,7 @@
  * body, response and status, with examples.
  */
 import type { Config } from '../config.js'
-import { API_VERSION } from './context.js'
+import { API_VERSION } from '../service/context.js'
 import { DEFAULT_TOP_K, RESPONSE_SCHEMAS, requestSchemas } from './schemas.js'
 
 type Json = Record<string, unknown>

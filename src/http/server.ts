@@ -11,7 +11,7 @@ import type { Socket } from 'node:net'
 import type { Express } from 'express'
 import type { Config } from '../config.js'
 import type { EarlyAnswers } from './app.js'
-import { API_VERSION } from './context.js'
+import { API_VERSION } from '../service/context.js'
 
 /** The status, reason and detail Node's parser error `code` gets. */
 function parserError (code: string | undefined, message: string): [number, string, string] {

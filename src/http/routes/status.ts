@@ -2,8 +2,9 @@
 import { freemem, totalmem } from 'node:os'
 import type { Request, RequestHandler } from 'express'
 import { ServiceError } from '../../errors.js'
-import { API_VERSION, type AppContext } from '../context.js'
-import type { ExpositionFormat } from '../prometheus.js'
+import { API_VERSION } from '../../service/context.js'
+import type { ExpositionFormat } from '../../service/prometheus.js'
+import type { AppContext } from '../context.js'
 
 const MB = 1024 * 1024
 

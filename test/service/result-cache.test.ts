@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import request from 'supertest'
-import { ENTRY_BYTES, ResultCache } from '../../src/http/result-cache.js'
+import { ENTRY_BYTES, ResultCache } from '../../src/service/result-cache.js'
 import { startService, type Service } from '../helpers/service.js'
 
 /** A full collection, then the heap in use. */

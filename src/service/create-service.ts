@@ -1,0 +1,74 @@
+/**
+ * The one context every transport serves from: pool, repository, keys and limits, cache and
+ * counters. main.ts and the tests build it here, then hand it to the HTTP app and the gRPC server.
+ */
+import { AccessControl } from '../access/access-control.js'
+import type { WebhookSender } from '../access/webhooks.js'
+import type { Config } from '../config.js'
+import { createLogger, type Logger } from '../logger.js'
+import type { ClassifierPool } from '../pool/classifier-pool.js'
+import { ModelRepository } from '../repository/model-repository.js'
+import type { ServiceContext } from './context.js'
+import { PrometheusMetrics } from './prometheus.js'
+import { ResultCache } from './result-cache.js'
+import { ServiceMetrics } from './service-metrics.js'
+
+export interface ServiceOptions {
+  readonly config: Readonly<Config>
+  readonly pool: ClassifierPool
+  readonly logger?: Logger
+  /** The models served; by default the pool's one model, named 'default'. */
+  readonly repository?: ModelRepository
+  /** Where events go (a key's quota used up); none: not sent. */
+  readonly webhooks?: WebhookSender
+}
+
+/** The repository of one model, the pool's, named 'default' (MODEL_PATH, as before repositories). */
+function singleModel (config: Readonly<Config>, pool: ClassifierPool): ModelRepository {
+  return new ModelRepository(pool, {
+    root: null,
+    defaultName: 'default',
+    defaultVersion: '1',
+    defaultSpec: { paths: { model: config.modelPath, vectorizers: config.vectorizerPaths }, settingsFile: config.settingsFile },
+    defaultFolder: null,
+    labelNames: config.labelNames
+  })
+}
+
+function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: ModelRepository, access: AccessControl | undefined, webhooks: WebhookSender | undefined): PrometheusMetrics {
+  const m = pool.model
+  return new PrometheusMetrics({
+    inFlight: () => pool.inFlight,
+    waiting: () => pool.waiting,
+    workersAlive: () => pool.workerCount,
+    workerRestarts: () => pool.workerRestarts,
+    cacheCounts: () => cache.counts,
+    cacheSize: () => cache.size,
+    model: { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 },
+    models: () => repository.entries().map(e => ({ name: e.name, version: e.served?.version ?? '', state: e.state, sharedBytes: e.served?.status.sharedBytes ?? 0 })),
+    modelEvents: () => repository.eventCounts(),
+    access: access?.counts,
+    webhooks: webhooks?.counts
+  })
+}
+
+/** What the transports share (one pool, repository, cache and counters for REST and gRPC). */
+export function createService ({ config, pool, logger = createLogger(config.logLevel), repository = singleModel(config, pool), webhooks }: ServiceOptions): ServiceContext {
+  const cache = new ResultCache(config.cacheSize, config.cacheMaxBytes)
+  const access = config.apiKeysFile === null
+    ? undefined
+    : new AccessControl({ ...config, apiKeysFile: config.apiKeysFile }, logger, {
+      onQuotaExhausted: (key, day, limit, resetsAt) => webhooks?.send('key.quota_exhausted', { key, day, texts_per_day: limit, resets_at: resetsAt.toISOString() })
+    })
+  access?.keys.watch()
+  return {
+    config,
+    pool,
+    logger,
+    cache,
+    metrics: new ServiceMetrics(),
+    prometheus: config.enableMetrics ? prometheusOf(pool, cache, repository, access, webhooks) : undefined,
+    repository,
+    access
+  }
+}

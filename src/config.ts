@@ -34,6 +34,11 @@ export interface Config {
   readonly modelName: string
   /** MODEL_POLL_SECONDS: how often the repository is looked at for changed folders (0: never). */
   readonly modelPollSeconds: number
+  /**
+   * STRICT_READINESS: readiness also needs every model to serve (Triton's --strict-readiness);
+   * by default a model whose load failed does not hold the server's readiness back.
+   */
+  readonly strictReadiness: boolean
   readonly maxBatchSize: number
   readonly maxTextLength: number
   readonly enableMetrics: boolean
@@ -98,6 +103,7 @@ const SCHEMA = {
     LOG_LEVEL: { enum: ['debug', 'info', 'warn', 'error', 'silent'], default: 'info' },
     API_KEYS_FILE: { type: 'string', minLength: 1 },
     METRICS_REQUIRE_KEY: { type: 'boolean', default: false },
+    STRICT_READINESS: { type: 'boolean', default: false },
     REDIS_URL: { type: 'string', pattern: '^rediss?://' },
     REDIS_TIMEOUT_MS: int(1, 60_000, 100),
     RATE_LIMIT_ON_STORE_ERROR: { enum: ['open', 'closed'], default: 'open' },
@@ -163,6 +169,7 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     logLevel: v.LOG_LEVEL as LogLevel,
     apiKeysFile: typeof v.API_KEYS_FILE === 'string' ? path.resolve(cwd, v.API_KEYS_FILE) : null,
     metricsRequireKey: v.METRICS_REQUIRE_KEY as boolean,
+    strictReadiness: v.STRICT_READINESS as boolean,
     redisUrl: (v.REDIS_URL as string | undefined) ?? null,
     redisTimeoutMs: v.REDIS_TIMEOUT_MS as number,
     rateLimitOnStoreError: v.RATE_LIMIT_ON_STORE_ERROR as 'open' | 'closed',

@@ -46,6 +46,7 @@ describe('parseConfig', () => {
       logLevel: 'info',
       apiKeysFile: null,
       metricsRequireKey: false,
+      strictReadiness: false,
       redisUrl: null,
       redisTimeoutMs: 100,
       rateLimitOnStoreError: 'open',

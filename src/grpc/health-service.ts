@@ -1,11 +1,12 @@
 /**
  * `grpc.health.v1.Health` (Check, List, Watch), what Kubernetes gRPC probes and service meshes
- * call. The service "" (or `inference.GRPCInferenceService`) is SERVING while the pool has
- * workers and the default model serves, as GET /v2/health/ready; a model's name is SERVING
+ * call. The service "" (or `inference.GRPCInferenceService`) is SERVING while the server is
+ * ready, as GET /v2/health/ready and ServerReady answer (the same operation); a model's name is SERVING
  * while that model is READY; any other name is NOT_FOUND for Check (SERVICE_UNKNOWN for Watch,
  * as the protocol says). Everything turns NOT_SERVING once the server begins to stop.
  */
 import { status, type sendUnaryData, type ServerUnaryCall, type ServerWritableStream, type UntypedServiceImplementation } from '@grpc/grpc-js'
+import { V2Operations } from '../protocol/v2/operations.js'
 import type { GrpcContext } from './inference-service.js'
 import { INFERENCE_SERVICE } from './protos.js'
 
@@ -31,13 +32,14 @@ interface Watch {
 
 export function createHealthService (ctx: GrpcContext): HealthService {
   let stopping = false
+  const v2 = new V2Operations(ctx)
   const watches = new Set<Watch>()
 
   const statusOf = (service: string): ServingStatus => {
     const entry = ctx.repository.entry(service)
     if (entry === undefined && service !== '' && service !== INFERENCE_SERVICE) return 'SERVICE_UNKNOWN'
     if (stopping || !ctx.pool.ready) return 'NOT_SERVING'
-    const serving = entry === undefined ? ctx.repository.default !== undefined : entry.state === 'READY' && entry.served !== null
+    const serving = entry === undefined ? v2.serverReady().ready : entry.state === 'READY' && entry.served !== null
     return serving ? 'SERVING' : 'NOT_SERVING'
   }
 

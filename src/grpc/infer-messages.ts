@@ -1,13 +1,12 @@
 /**
- * ModelInferRequest in, ModelInferResponse out, through the same parsing and encoding as REST
- * (src/protocol/v2/infer.ts), so the two answer alike: the request is turned into the JSON form
- * REST reads (its texts from `contents.bytes_contents`, or `raw_input_contents` as REST's binary
- * part), and the outputs come back as Triton's gRPC server sends them, every one in
- * `raw_output_contents` (tritonclient.grpc reads FP64 only from there), or in `contents` when
- * the request sets `parameters.binary_data_output` to false.
+ * ModelInferRequest in, ModelInferResponse out: the message decoded into the typed V2 request
+ * (src/protocol/v2/infer.ts) that REST's JSON decodes into too, its texts from
+ * `contents.bytes_contents` or `raw_input_contents` (the binary tensor's 4-byte lengths); the
+ * typed outputs sent as Triton's gRPC server sends them, every one in `raw_output_contents`
+ * (tritonclient.grpc reads FP64 only from there), or in `contents` when the request sets
+ * `parameters.binary_data_output` to false.
  */
-import { encodeOutputs, parseInferRequest, V2InputError, type InferRequest, type ModelView, type TextLimits } from '../protocol/v2/infer.js'
-import type { ScoreResult } from '../pool/messages.js'
+import { buildInferRequest, checkCount, fail, readBinaryTexts, tensorBytes, type InferRequest, type ModelView, type OutputTensor, type TextLimits } from '../protocol/v2/infer.js'
 
 /** An InferParameter as proto-loader gives it: the oneof's member named by `parameter_choice`. */
 export interface InferParameter {
@@ -44,11 +43,6 @@ export interface ModelInferResponse {
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
-const EMPTY = new Uint8Array(0)
-
-function fail (message: string): never {
-  throw new V2InputError(message)
-}
 
 /** The value the parameter holds, or undefined when none is set. */
 function valueOf (p: InferParameter | undefined): unknown {
@@ -64,7 +58,7 @@ function decodeText (bytes: Uint8Array, where: string): string {
 }
 
 /**
- * Reads a ModelInferRequest as REST reads its JSON body; every output is to be binary (raw)
+ * Reads a ModelInferRequest into the typed request; every output is to be binary (raw)
  * unless `parameters.binary_data_output` is false.
  * @throws V2InputError for what REST answers 400.
  */
@@ -72,39 +66,30 @@ export function readInferRequest (message: ModelInferRequest, limits: TextLimits
   const raw = message.raw_input_contents
   if (raw.length > 0 && raw.length !== message.inputs.length) fail(`raw_input_contents holds ${raw.length} tensors for ${message.inputs.length} inputs; it needs one per input, in order`)
   const inputs = message.inputs.map((input, i) => {
-    const tensor = { name: input.name, datatype: input.datatype, shape: input.shape }
     const contents = input.contents?.bytes_contents ?? []
-    if (raw.length > 0) {
-      if (contents.length > 0) fail(`inputs[${i}] has contents, but raw_input_contents is given: the protocol allows one or the other`)
-      // REST's binary tensor: its size is what it is, its framing the same 4-byte lengths.
-      return { ...tensor, parameters: { binary_data_size: raw[i]!.length } }
-    }
-    return { ...tensor, data: contents.map((bytes, k) => decodeText(bytes, `inputs[${i}].contents.bytes_contents[${k}]`)) }
-  })
-  const outputs = message.outputs.map(o => {
-    const classification = valueOf(o.parameters.classification)
-    return { name: o.name, parameters: classification === undefined ? {} : { classification } }
+    if (raw.length > 0 && contents.length > 0) fail(`inputs[${i}] has contents, but raw_input_contents is given: the protocol allows one or the other`)
+    const texts = raw.length > 0
+      ? (count: number) => readBinaryTexts(raw[i]!, count)
+      : (count: number) => checkCount(contents.map((bytes, k) => decodeText(bytes, `inputs[${i}].contents.bytes_contents[${k}]`)), count)
+    return { datatype: input.datatype, shape: input.shape, texts }
   })
   const binaryOutput = valueOf(message.parameters.binary_data_output)
   if (binaryOutput !== undefined && typeof binaryOutput !== 'boolean') fail('parameters.binary_data_output must be a bool_param')
-  const json = { id: message.id === '' ? undefined : message.id, inputs, ...(outputs.length === 0 ? {} : { outputs }) }
-  const request = parseInferRequest(json, raw[0] ?? EMPTY, limits)
   const toRaw = binaryOutput !== false
-  return { ...request, binaryOutput: toRaw, outputs: request.outputs?.map(o => ({ ...o, binary: toRaw })) ?? null }
+  const outputs = message.outputs.map(o => ({ name: o.name, binary: toRaw, classification: valueOf(o.parameters.classification) }))
+  return buildInferRequest({ id: message.id === '' ? undefined : message.id, inputs, outputs: () => outputs.length === 0 ? null : outputs, binaryOutput: toRaw }, limits)
 }
 
-/**
- * The response to `request`, its outputs encoded as REST encodes them.
- * @throws V2InputError when an output asked for is one the model lacks.
- */
-export function inferResponseMessage (request: InferRequest, scores: ScoreResult, model: ModelView): ModelInferResponse {
-  const encoded = encodeOutputs(request, scores, model)
-  const outputs = encoded.map(({ json, binary }) => {
-    const tensor = { name: json.name as string, datatype: json.datatype as string, shape: json.shape as number[], parameters: {} }
-    if (binary !== undefined) return tensor
-    const data = json.data as Array<string | number>
-    return { ...tensor, contents: json.datatype === 'BYTES' ? { bytes_contents: data.map(s => Buffer.from(s as string, 'utf8')) } : { fp64_contents: data as number[] } }
+/** The response to `request`: its typed outputs as contents, or as raw bytes when binary. */
+export function inferResponseMessage (request: InferRequest, tensors: readonly OutputTensor[], model: ModelView): ModelInferResponse {
+  const raw: Buffer[] = []
+  const outputs = tensors.map(o => {
+    const tensor = { name: o.name, datatype: o.datatype, shape: o.shape, parameters: {} }
+    if (o.binary) {
+      raw.push(tensorBytes(o))
+      return tensor
+    }
+    return { ...tensor, contents: o.datatype === 'BYTES' ? { bytes_contents: o.data.map(s => Buffer.from(s, 'utf8')) } : { fp64_contents: Array.from(o.data) } }
   })
-  const raw = encoded.flatMap(o => o.binary === undefined ? [] : [o.binary])
   return { model_name: model.name, model_version: model.version, id: request.id ?? '', parameters: {}, outputs, raw_output_contents: raw }
 }

@@ -1,19 +1,18 @@
 /**
- * `inference.GRPCInferenceService`: the Open Inference Protocol over gRPC, answering as the REST
- * V2 routes do (src/http/routes/v2.ts) from the same pool, repository, limits and timeouts:
- * health, server and model metadata, inference on any served model, and Triton's repository
- * RPCs (index, load, unload).
+ * `inference.GRPCInferenceService`: the Open Inference Protocol over gRPC. Each RPC decodes its
+ * message into a call of the typed operations REST calls too (src/protocol/v2/operations.ts)
+ * and encodes what they return: health, server and model metadata, inference on any served
+ * model, and Triton's repository RPCs (index, load, unload).
  */
 import { status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { ApiKey, Scope } from '../access/access-control.js'
 import { AccessDenied } from '../access/denial.js'
 import { ServiceError } from '../errors.js'
-import { withinTime } from '../pool/request-time.js'
-import { API_VERSION, type ServiceContext } from '../service/context.js'
-import { modelTensors, V2_EXTENSIONS, V2_PLATFORM } from '../protocol/v2/metadata.js'
+import { V2Operations, type ModelTarget } from '../protocol/v2/operations.js'
 import type { ServedModel } from '../repository/model-repository.js'
+import type { ServiceContext } from '../service/context.js'
 import { inferResponseMessage, readInferRequest, type ModelInferRequest } from './infer-messages.js'
-import { GrpcStatusError, toGrpcError } from './status.js'
+import { toGrpcError } from './status.js'
 
 /** What the gRPC services use of the app's context: the very objects REST uses. */
 export type GrpcContext = Pick<ServiceContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<ServiceContext, 'prometheus' | 'access'>>
@@ -40,6 +39,8 @@ type Handler = (request: never, info: never) => unknown
 
 /** The model an RPC names, for its log line and counts (set by the handlers that serve one). */
 interface CallInfo {
+  /** performance.now() when the call arrived. */
+  readonly startedAt: number
   model?: ServedModel
   texts?: number
   /** The call's API key, with keys on. */
@@ -69,7 +70,7 @@ async function admit (ctx: GrpcContext, method: string, call: ServerUnaryCall<un
 function unary (ctx: GrpcContext, method: string, handle: Handler): (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void {
   return (call, callback) => {
     const started = performance.now()
-    const info: CallInfo = {}
+    const info: CallInfo = { startedAt: started }
     const done = (code: number): void => {
       const pino = ctx.logger.pino
       const level = code === status.OK ? 'info' : code === status.UNAVAILABLE ? 'warn' : code === status.INTERNAL ? 'error' : 'info'
@@ -91,61 +92,53 @@ function unary (ctx: GrpcContext, method: string, handle: Handler): (call: Serve
 
 /** Triton's repository RPCs name a repository; there is one, so only the empty name (any) is served. */
 function checkRepositoryName (name: string): void {
-  if (name !== '') throw new GrpcStatusError(status.UNIMPLEMENTED, `named repositories are not supported (got ${JSON.stringify(name)}); leave repository_name empty`)
+  if (name !== '') throw new ServiceError('ERR_UNIMPLEMENTED', `named repositories are not supported (got ${JSON.stringify(name)}); leave repository_name empty`)
 }
 
+/** Optional fields of proto3 arrive as '' when unset: no version named. */
+const target = (req: { name: string, version: string }): ModelTarget => ({ name: req.name, version: req.version })
+
 export function createInferenceService (ctx: GrpcContext): UntypedServiceImplementation {
-  const limits = { maxBatchSize: ctx.config.maxBatchSize, maxTextLength: ctx.config.maxTextLength }
+  const v2 = new V2Operations(ctx)
   const handlers: Record<string, Handler> = {
-    ServerLive: () => ({ live: true }),
-    ServerReady: () => ({ ready: ctx.pool.ready && ctx.repository.default !== undefined }),
-    ModelReady: (req: { name: string, version: string }) => {
-      if (ctx.repository.entry(req.name) === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(req.name)}`)
-      const served = ctx.repository.get(req.name)
-      return { ready: served !== undefined && (req.version === '' || req.version === served.version) }
+    ServerLive: () => v2.serverLive(),
+    ServerReady: () => v2.serverReady(),
+    ModelReady: (req: { name: string, version: string }) => ({ ready: v2.modelReady(target(req)).ready }),
+    ServerMetadata: () => {
+      const m = v2.serverMetadata()
+      return { ...m, extensions: [...m.extensions] }
     },
-    ServerMetadata: () => ({ name: 'tfidf-serve', version: API_VERSION, extensions: [...V2_EXTENSIONS] }),
     ModelMetadata: (req: { name: string, version: string }) => {
-      const model = ctx.repository.serving(req.name, req.version)
-      const s = model.status
-      return {
-        name: model.name,
-        versions: ctx.repository.entry(model.name)?.versions ?? [model.version],
-        platform: V2_PLATFORM,
-        ...modelTensors(s),
-        // REST's `classes` and `parameters`, as the map of strings gRPC has for them.
-        properties: { classes: JSON.stringify(model.labels), classifier: s.classifier, vectorizer: s.vectorizer, confidence: s.confidence }
-      }
+      const { classes, parameters, ...metadata } = v2.modelMetadata(target(req))
+      // REST's `classes` and `parameters`, as the map of strings gRPC has for them.
+      return { ...metadata, properties: { classes: JSON.stringify(classes), ...parameters } }
     },
     ModelInfer: async (req: ModelInferRequest, info: CallInfo) => {
-      const started = performance.now()
-      const model = ctx.repository.serving(req.model_name, req.model_version)
-      info.model = model
-      const request = readInferRequest(req, limits)
-      info.texts = request.texts.length
-      if (ctx.access !== undefined && info.key !== undefined) {
-        const decision = await ctx.access.chargeTexts(info.key, request.texts.length)
-        if (!decision.ok) throw new AccessDenied(decision)
-      }
-      const scores = await withinTime(ctx.pool.score(request.texts, 10, model.key), started, ctx.config.requestTimeoutMs)
-      const response = inferResponseMessage(request, scores, { name: model.name, version: model.version, labels: model.labels })
-      ctx.metrics.record(request.texts.length, (performance.now() - started) / 1000)
-      return response
+      const access = ctx.access
+      const result = await v2.modelInfer({ name: req.model_name, version: req.model_version }, limits => readInferRequest(req, limits), {
+        startedAt: info.startedAt,
+        chargeTexts: async n => {
+          if (access === undefined || info.key === undefined) return
+          const decision = await access.chargeTexts(info.key, n)
+          if (!decision.ok) throw new AccessDenied(decision)
+        },
+        onModel: model => { info.model = model },
+        onTexts: n => { info.texts = n }
+      })
+      return inferResponseMessage(result.request, result.outputs, result.model)
     },
     RepositoryIndex: (req: { repository_name: string, ready: boolean }) => {
       checkRepositoryName(req.repository_name)
-      const entries = ctx.repository.entries().filter(e => !req.ready || e.served !== null)
-      return { models: entries.map(e => ({ name: e.name, version: e.served?.version ?? e.versions[e.versions.length - 1] ?? '', state: e.state, reason: e.reason })) }
+      return { models: v2.repositoryIndex(req.ready) }
     },
     RepositoryModelLoad: async (req: { repository_name: string, model_name: string }) => {
       checkRepositoryName(req.repository_name)
-      const entry = await ctx.repository.load(req.model_name)
-      if (entry.state !== 'READY' || entry.reason !== '') throw new ServiceError('ERR_MODEL_NOT_READY', `model ${entry.name} failed to load: ${entry.reason}`)
+      await v2.repositoryLoad(req.model_name)
       return {}
     },
     RepositoryModelUnload: async (req: { repository_name: string, model_name: string }) => {
       checkRepositoryName(req.repository_name)
-      await ctx.repository.unload(req.model_name)
+      await v2.repositoryUnload(req.model_name)
       return {}
     }
   }

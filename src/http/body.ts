@@ -3,11 +3,14 @@
  * refused as soon as Content-Length or the bytes themselves pass it; its shape checked on
  * the raw bytes as they arrive (nesting depth, value count), so a body no route could accept
  * is refused without a parse; a body not in by the request's deadline gets 408; UTF-8
- * checked on the raw bytes (never replaced with U+FFFD); then JSON.parse.
+ * checked on the raw bytes (never replaced with U+FFFD); then JSON.parse. A coded body (gzip,
+ * deflate, br) is inflated within bounds and checked as the bytes it stands for; a coding not
+ * decoded here is refused with 415 before the body is read (content-coding.ts).
  */
 import type { NextFunction, Request, Response } from 'express'
 import { ServiceError } from '../errors.js'
 import { BODY_LIMIT } from '../service/context.js'
+import { contentCodings, decodeBody } from './content-coding.js'
 import { JsonShapeScanner, type JsonShapeLimits } from './json-shape.js'
 import { drainAfterAnswer } from './linger.js'
 import { ValidationError } from './validate.js'
@@ -36,22 +39,45 @@ function isJson (contentType: string | undefined): boolean {
 export function readJsonBody (options: BodyOptions) {
   return (req: Request, res: Response, next: NextFunction): void => {
     if (!isJson(req.headers['content-type'])) return next(early(req, new ServiceError('ERR_CONTENT_TYPE')))
+    const codings = codingsOf(req)
+    if (codings instanceof ServiceError) return next(early(req, codings))
     const scanner = new JsonShapeScanner(options.shape)
-    collectBody(req, res, next, options, chunk => {
+    const scan = (chunk: Buffer): ValidationError | undefined => {
       const wrong = scanner.feed(chunk)
       return wrong === undefined ? undefined : new ValidationError([{ loc: ['body'], msg: wrong, type: 'json_too_complex' }])
-    }, bytes => { req.body = parseJson(bytes) })
+    }
+    // A coded body's shape can only be seen once it is inflated.
+    if (codings.length > 0) {
+      return collectBody(req, res, next, options, () => undefined, bytes => {
+        const plain = decodeBody(bytes, codings)
+        const wrong = scan(plain)
+        if (wrong !== undefined) throw wrong
+        req.body = parseJson(plain)
+      })
+    }
+    collectBody(req, res, next, options, scan, bytes => { req.body = parseJson(bytes) })
+  }
+}
+
+/** The request's content codings, or the refusal of one not decoded here. */
+function codingsOf (req: Request): string[] | ServiceError {
+  try {
+    return contentCodings(req.headers['content-encoding'])
+  } catch (err) {
+    return err as ServiceError
   }
 }
 
 /**
- * Express middleware: sets `req.body` to the body's bytes (a Buffer), whatever its content
- * type, within the same limits (the Open Inference Protocol's clients send JSON with no
- * Content-Type, or a JSON header followed by binary tensors).
+ * Express middleware: sets `req.body` to the body's bytes (a Buffer, its content codings
+ * undone), whatever its content type, within the same limits (the Open Inference Protocol's
+ * clients send JSON with no Content-Type, or a JSON header followed by binary tensors).
  */
 export function readRawBody (options: Omit<BodyOptions, 'shape'>) {
   return (req: Request, res: Response, next: NextFunction): void => {
-    collectBody(req, res, next, options, () => undefined, bytes => { req.body = bytes })
+    const codings = codingsOf(req)
+    if (codings instanceof ServiceError) return next(early(req, codings))
+    collectBody(req, res, next, options, () => undefined, bytes => { req.body = codings.length === 0 ? bytes : decodeBody(bytes, codings) })
   }
 }
 

@@ -1,49 +1,46 @@
 /**
- * The one place errors become responses (DECISIONS.md 6-11): 422 with FastAPI's detail
- * list, 4xx and 503 with `{"detail": "..."}` (503 with Retry-After), and anything else a
- * 500 whose `error_id` is logged with the stack; no stack or message reaches the client.
+ * The one Express error handler, for the spec's routes and V2's alike: the answer comes from
+ * the one error table (src/service/error-answer.ts), and only its form differs: the spec's
+ * `{"detail": "..."}` (a 422's FastAPI list, a 500's `error_id`; DECISIONS.md 6-11) or V2's
+ * `{"error": "..."}` under exactly `application/json`. A 503 carries Retry-After; an
+ * unexpected failure is logged with its stack under the id the client is given.
  */
-import { randomUUID } from 'node:crypto'
-import type { ErrorRequestHandler } from 'express'
-import { ServiceError } from '../errors.js'
+import type { ErrorRequestHandler, Response } from 'express'
 import type { Logger } from '../logger.js'
+import { answerFor, internalDetails, type ErrorAnswer } from '../service/error-answer.js'
 import type { PrometheusMetrics } from '../service/prometheus.js'
-import { ValidationError } from './validate.js'
+import { sendV2 } from './send.js'
 
-export function createErrorHandler (logger: Logger, prometheus: PrometheusMetrics | undefined): ErrorRequestHandler {
+/** Which body an error's answer has: the spec's routes' or the Open Inference Protocol's. */
+export type ErrorForm = 'detail' | 'v2'
+
+/** The answer's fields as headers, unless the route set one already (a merged RateLimit, say). */
+function setFields (res: Response, answer: ErrorAnswer, status: number): void {
+  for (const [name, value] of Object.entries(answer.fields)) if (!res.hasHeader(name)) res.setHeader(name, value)
+  if (status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1')
+}
+
+export function createErrorHandler (logger: Logger, prometheus: PrometheusMetrics | undefined, form: ErrorForm = 'detail'): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
     if (res.headersSent) {
       req.socket.destroy()
       return
     }
-    if (err instanceof ValidationError) {
-      res.status(422).json({ detail: err.issues })
+    const answer = answerFor(err)
+    const status = form === 'v2' ? answer.v2Status : answer.httpStatus
+    if (answer.errorId !== undefined) {
+      res.locals.errorId = answer.errorId
+      logger.error('internal server error', { error_id: answer.errorId, request_id: res.locals.requestId, ...internalDetails(err) })
+    } else if (status === 503) {
+      prometheus?.rejected(answer.code)
+      if (answer.code === 'ERR_PREDICTION_TIMEOUT' || answer.code === 'ERR_REQUEST_TIMEOUT') logger.warn('timeout', { request_id: res.locals.requestId, cause: answer.code, detail: answer.message })
+    }
+    setFields(res, answer, status)
+    if (form === 'v2') {
+      sendV2(res, status, { error: answer.errorId === undefined ? answer.message : `${answer.message} (error_id ${answer.errorId})` })
       return
     }
-    if (err instanceof ServiceError && err.code !== 'ERR_INTERNAL') {
-      if (err.statusCode === 503) {
-        if (!res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1')
-        prometheus?.rejected(err.code)
-        if (err.code === 'ERR_PREDICTION_TIMEOUT' || err.code === 'ERR_REQUEST_TIMEOUT') logger.warn('timeout', { request_id: res.locals.requestId, cause: err.code, detail: err.message })
-      }
-      res.status(err.statusCode).json({ detail: err.message })
-      return
-    }
-    // Errors Express raises itself with a client status (a malformed URL, say).
-    const status = (err as { status?: unknown } | null)?.status
-    if (!(err instanceof ServiceError) && typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(status).json({ detail: (err as Error).message })
-      return
-    }
-    const errorId = randomUUID()
-    res.locals.errorId = errorId
-    const cause = (err as { cause?: unknown } | null)?.cause
-    logger.error('internal server error', {
-      error_id: errorId,
-      request_id: res.locals.requestId,
-      stack: (err as Error | null)?.stack ?? String(err),
-      cause: cause instanceof Error ? cause.stack : cause === undefined ? undefined : String(cause)
-    })
-    res.status(500).json({ detail: 'Internal server error', error_id: errorId })
+    if (answer.errorId !== undefined) res.status(500).json({ detail: answer.message, error_id: answer.errorId })
+    else res.status(status).json({ detail: status === 422 && answer.issues !== undefined ? answer.issues : answer.message })
   }
 }

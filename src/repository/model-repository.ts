@@ -53,6 +53,10 @@ export class ModelRepository {
   readonly #eventCounts = new Map<string, { model: string, event: string, count: number }>()
   /** One lifecycle change at a time per model: a reload waits for the one before it. */
   readonly #queue = new Map<string, Promise<unknown>>()
+  /** Whether every model found at start-up has had its first load settle (READY or UNAVAILABLE). */
+  #settled: boolean
+  /** Models unloaded on request: UNAVAILABLE by choice, which strict readiness does not count. */
+  readonly #unloaded = new Set<string>()
 
   /**
    * @param pool a pool already serving the default model under DEFAULT_MODEL_KEY.
@@ -63,6 +67,8 @@ export class ModelRepository {
     this.#root = options.root
     this.#defaultName = options.defaultName
     this.#labelNames = options.labelNames
+    // A repository of one model is settled at once; a folder's other models, once loadAll has run.
+    this.#settled = options.root === null
     this.#events = {
       onEvent: event => {
         const key = `${event.model}\u0000${event.kind}`
@@ -83,6 +89,19 @@ export class ModelRepository {
   /** The default model, which the spec's routes serve. */
   get default (): ServedModel | undefined {
     return this.get(this.#defaultName)
+  }
+
+  /**
+   * Whether the server is ready, as OIP V2's server readiness means it (what a Kubernetes
+   * readinessProbe asks): every model found at start-up has settled (READY or UNAVAILABLE) and
+   * the default model serves; `strict` (STRICT_READINESS) also wants every model serving but
+   * those unloaded on request. Models found later (polling, a load) do not hold it back.
+   */
+  isReady (strict: boolean): boolean {
+    if (!this.#settled || this.default === undefined) return false
+    if (!strict) return true
+    for (const entry of this.#entries.values()) if (entry.served === null && !this.#unloaded.has(entry.name)) return false
+    return true
   }
 
   /** The served version of `name` (whatever its state: a reloading model still serves), or undefined. */
@@ -127,8 +146,14 @@ export class ModelRepository {
   /** Loads every model folder of the repository not yet known (start-up), side by side; failures become UNAVAILABLE. */
   async loadAll (): Promise<void> {
     if (this.#root === null) return
-    const found = scanRepository(this.#root).filter(f => !this.#entries.has(f.name))
-    await Promise.all(found.map(async f => await this.#enqueue(f.name, async () => await this.#loadFound(f))))
+    try {
+      const found = scanRepository(this.#root).filter(f => !this.#entries.has(f.name))
+      // Known before any loads, so none is missed while the others load.
+      for (const f of found) this.#entries.set(f.name, this.#newEntry(f))
+      await Promise.all(found.map(async f => await this.#enqueue(f.name, async () => await this.#loadFound(f))))
+    } finally {
+      this.#settled = true
+    }
   }
 
   /**
@@ -162,6 +187,7 @@ export class ModelRepository {
       if (served !== null) await this.#pool.removeModel(served.key)
       entry.state = 'UNAVAILABLE'
       entry.reason = 'unloaded'
+      this.#unloaded.add(name)
       this.#events.onEvent?.({ kind: 'unloaded', model: name, version: served?.version ?? null })
       return entry
     })
@@ -189,9 +215,14 @@ export class ModelRepository {
     }
   }
 
+  #newEntry (found: FoundModel): ModelEntry {
+    return { name: found.name, state: 'LOADING', reason: '', versions: found.versions, served: null, folder: found.folder === '' ? null : found.folder, spec: null }
+  }
+
   async #loadFound (found: FoundModel): Promise<ModelEntry> {
-    const entry: ModelEntry = this.#entries.get(found.name) ?? { name: found.name, state: 'LOADING', reason: '', versions: found.versions, served: null, folder: found.folder === '' ? null : found.folder, spec: null }
+    const entry: ModelEntry = this.#entries.get(found.name) ?? this.#newEntry(found)
     this.#entries.set(found.name, entry)
+    this.#unloaded.delete(found.name)
     const old = entry.served
     if (old === null) entry.state = 'LOADING'
     const started = performance.now()

@@ -8,7 +8,8 @@ import type { RequestHandler } from 'express'
 import { explanationJson } from '../../sklearn/explain.js'
 import { chargeTexts } from '../access.js'
 import type { AppContext } from '../context.js'
-import { defaultModel, sendJson, withinRequestTime, type ModelOf } from './predict.js'
+import { sendJson } from '../send.js'
+import { defaultModel, withinRequestTime, type ModelOf } from './predict.js'
 
 export function createExplainHandler (ctx: AppContext, modelOf: ModelOf = defaultModel(ctx)): RequestHandler {
   return async (req, res) => {

@@ -10,6 +10,7 @@ import type { ServedModel } from '../../repository/model-repository.js'
 import { chargeTexts } from '../access.js'
 import type { AppContext } from '../context.js'
 import { pyRound } from '../rounding.js'
+import { sendJson } from '../send.js'
 import type { PredictBody } from '../validate.js'
 
 /** Classifies `texts`, from the cache where it can; identical texts are computed once. */
@@ -87,13 +88,6 @@ function batchBody (labels: readonly string[], texts: readonly string[], r: Clas
     body += `{"text":${json(texts[i])},"prediction":${json(labels[r.classIndex[i]!])},"confidence":${json(pyRound(r.confidence[i]!, 2))},"processing_time":${json(r.seconds[i])}}`
   }
   return body + `],"batch_info":{"total_texts":${texts.length},"batch_size":${batchSize},"processing_time":${json(seconds)}}}`
-}
-
-/** Sends a JSON text with the headers `res.json` would set. */
-export function sendJson (res: Response, body: string): void {
-  res.setHeader('Content-Type', 'application/json; charset=utf-8')
-  res.setHeader('Content-Length', Buffer.byteLength(body))
-  res.end(body)
 }
 
 /** Which model a request is for: the default one for the spec's routes, the named one under /models/{name}. */

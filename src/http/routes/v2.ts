@@ -1,115 +1,97 @@
 /**
- * The Open Inference Protocol V2 over REST (../shared/reference/oip-v2.md): server and model
- * health and metadata, inference on any served model (JSON or binary tensors, whatever the
- * Content-Type: tritonclient sends none), and the repository extension (index, load,
- * unload). Errors are the protocol's `{"error": "..."}` under exactly `application/json`:
- * unknown model 404, model not ready 503, bad input 400.
+ * The Open Inference Protocol V2 over REST (../shared/reference/oip-v2.md): each route decodes
+ * its request into a call of the typed operations (src/protocol/v2/operations.ts), which gRPC
+ * calls too, and writes what they return. Inference takes JSON or binary tensors whatever the
+ * Content-Type (tritonclient sends none). Errors are the protocol's `{"error": "..."}` under
+ * exactly `application/json` (the one error handler's V2 form): unknown model 404, model not
+ * ready 503, bad input 400.
  */
-import { randomUUID } from 'node:crypto'
-import { gunzipSync, inflateSync } from 'node:zlib'
-import express, { type ErrorRequestHandler, type Request, type RequestHandler, type Response, type Router } from 'express'
+import express, { type Request, type RequestHandler, type Router } from 'express'
 import { ServiceError } from '../../errors.js'
-import { encodeOutputs, inferResponse, parseInferRequest, V2InputError } from '../../protocol/v2/infer.js'
-import { modelTensors, V2_EXTENSIONS, V2_PLATFORM } from '../../protocol/v2/metadata.js'
-import type { ServedModel } from '../../repository/model-repository.js'
+import { V2InputError, type InferRequest, type TextLimits } from '../../protocol/v2/infer.js'
+import { inferResponse, parseInferRequest } from '../../protocol/v2/json-codec.js'
+import { V2Operations, type ModelTarget } from '../../protocol/v2/operations.js'
+import { V2_EXTENSIONS } from '../../protocol/v2/metadata.js'
 import { readRawBody } from '../body.js'
 import { chargeTexts, requireKey } from '../access.js'
-import { API_VERSION, BODY_LIMIT } from '../../service/context.js'
 import type { AppContext } from '../context.js'
-import { JsonShapeScanner } from '../json-shape.js'
-import { withinRequestTime } from './predict.js'
+import { createErrorHandler } from '../error-handler.js'
+import { JsonShapeScanner, type JsonShapeLimits } from '../json-shape.js'
+import { sendV2 } from '../send.js'
 
 export { V2_EXTENSIONS }
 
-/** Sends a V2 JSON body with exactly `application/json` (kserve's client reads errors only then). */
-function sendV2 (res: Response, status: number, body: unknown): void {
-  const text = JSON.stringify(body)
-  res.status(status)
-  res.setHeader('Content-Type', 'application/json')
-  res.setHeader('Content-Length', Buffer.byteLength(text))
-  res.end(text)
-}
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
-/** The served model a V2 path names, its version checked. */
-function modelOf (ctx: AppContext, req: Request): ServedModel {
+/** The model a V2 path names, and its version when the path has one. */
+function targetOf (req: Request): ModelTarget {
   const version = req.params.version
-  return ctx.repository.serving(String(req.params.name), version === undefined ? undefined : String(version))
+  return { name: String(req.params.name), version: version === undefined ? undefined : String(version) }
 }
 
-function metadata (model: ServedModel, versions: readonly string[]): Record<string, unknown> {
-  const s = model.status
-  return {
-    name: model.name,
-    versions,
-    platform: V2_PLATFORM,
-    ...modelTensors(s),
-    classes: model.labels,
-    parameters: { classifier: s.classifier, vectorizer: s.vectorizer, confidence: s.confidence }
-  }
-}
-
-/** The JSON of a request (its header when binary tensors follow) and the bytes after it. */
-function splitBody (req: Request, maxBatchSize: number): { json: unknown, binary: Uint8Array } {
-  let body = req.body as Buffer
-  const encoding = req.headers['content-encoding']
-  if (encoding === 'gzip' || encoding === 'deflate') {
-    try {
-      body = (encoding === 'gzip' ? gunzipSync : inflateSync)(body, { maxOutputLength: 4 * BODY_LIMIT })
-    } catch (err) {
-      throw new V2InputError(`the ${encoding} body cannot be inflated: ${(err as Error).message}`)
-    }
-  }
-  const header = req.headers['inference-header-content-length']
-  const length = header === undefined ? body.length : Number(header)
-  if (!Number.isInteger(length) || length < 0 || length > body.length) throw new V2InputError(`Inference-Header-Content-Length is ${JSON.stringify(header)}, not 0..${body.length}`)
-  const jsonBytes = body.subarray(0, length)
-  // The same cheap shape check as the spec's routes: no parse of a body no request can be.
-  const wrong = new JsonShapeScanner({ maxDepth: 8, maxValues: 2 * maxBatchSize + 256 }).feed(jsonBytes)
+/**
+ * JSON bytes as a V2 request reads them: the same cheap shape check as every body (no parse of
+ * a body no request can be), then a strict UTF-8 decode and JSON.parse, each failure a 400.
+ */
+function parseV2Json (bytes: Uint8Array, shape: JsonShapeLimits): unknown {
+  const wrong = new JsonShapeScanner(shape).feed(bytes)
   if (wrong !== undefined) throw new V2InputError(wrong)
-  let json: unknown
   try {
-    json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(jsonBytes))
+    return JSON.parse(UTF8.decode(bytes))
   } catch (err) {
     throw new V2InputError(`the request is not valid JSON: ${(err as Error).message}`)
   }
-  return { json, binary: body.subarray(length) }
+}
+
+/** An inference request's JSON (its header, when binary tensors follow) and the bytes after it, decoded. */
+function readInferBody (req: Request, limits: TextLimits): InferRequest {
+  const body = req.body as Buffer
+  const header = req.headers['inference-header-content-length']
+  const length = header === undefined ? body.length : Number(header)
+  if (!Number.isInteger(length) || length < 0 || length > body.length) throw new V2InputError(`Inference-Header-Content-Length is ${JSON.stringify(header)}, not 0..${body.length}`)
+  const json = parseV2Json(body.subarray(0, length), { maxDepth: 8, maxValues: 2 * limits.maxBatchSize + 256 })
+  return parseInferRequest(json, body.subarray(length), limits)
+}
+
+/** The index's body: empty, or `{"ready": bool}`; nothing deeper is read. */
+function readIndexBody (req: Request): boolean {
+  const bytes = req.body as Buffer
+  if (bytes.length === 0) return false
+  const body = parseV2Json(bytes, { maxDepth: 2, maxValues: 16 })
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new V2InputError('the index request must be a JSON object, e.g. {"ready": true}')
+  const ready = (body as { ready?: unknown }).ready
+  if (ready !== undefined && typeof ready !== 'boolean') throw new V2InputError('ready must be a boolean')
+  return ready === true
 }
 
 export function createV2Router (ctx: AppContext): Router {
   const router = express.Router({ caseSensitive: true, strict: true })
+  const v2 = new V2Operations(ctx)
   const raw = readRawBody({ requestTimeoutMs: ctx.config.requestTimeoutMs })
-  const limits = { maxBatchSize: ctx.config.maxBatchSize, maxTextLength: ctx.config.maxTextLength }
 
-  router.get('/', (_req, res) => { sendV2(res, 200, { name: 'tfidf-serve', version: API_VERSION, extensions: V2_EXTENSIONS }) })
-  router.get('/health/live', (_req, res) => { sendV2(res, 200, { live: true }) })
+  router.get('/', (_req, res) => { sendV2(res, 200, v2.serverMetadata()) })
+  router.get('/health/live', (_req, res) => { sendV2(res, 200, v2.serverLive()) })
   router.get('/health/ready', (_req, res) => {
-    const ready = ctx.pool.ready && ctx.repository.default !== undefined
-    sendV2(res, ready ? 200 : 503, ready ? { ready: true } : { error: 'the default model is not ready' })
+    const { ready } = v2.serverReady()
+    sendV2(res, ready ? 200 : 503, ready ? { ready } : { error: 'the server is not ready: models are still loading, or the default model does not serve' })
   })
 
-  const meta: RequestHandler = (req, res) => {
-    const model = modelOf(ctx, req)
-    sendV2(res, 200, metadata(model, ctx.repository.entry(model.name)?.versions ?? [model.version]))
-  }
+  const meta: RequestHandler = (req, res) => { sendV2(res, 200, v2.modelMetadata(targetOf(req))) }
   const ready: RequestHandler = (req, res) => {
-    const name = String(req.params.name)
-    if (ctx.repository.entry(name) === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}`)
-    const served = ctx.repository.get(name)
-    const isReady = served !== undefined && (req.params.version === undefined || req.params.version === served.version)
-    sendV2(res, isReady ? 200 : 503, { name, ready: isReady })
+    const readiness = v2.modelReady(targetOf(req))
+    sendV2(res, readiness.ready ? 200 : 503, readiness)
   }
   const infer: RequestHandler = async (req, res) => {
-    const model = modelOf(ctx, req)
-    res.locals.model = model.name
-    res.locals.modelVersion = model.version
-    const { json, binary } = splitBody(req, limits.maxBatchSize)
-    const request = parseInferRequest(json, binary, limits)
-    res.locals.texts = request.texts.length
-    await chargeTexts(ctx, res, request.texts.length)
-    const scores = await withinRequestTime(res, ctx, ctx.pool.score(request.texts, 10, model.key))
-    const view = { name: model.name, version: model.version, labels: model.labels }
-    const { body, headerLength } = inferResponse(request, encodeOutputs(request, scores, view), view)
-    ctx.metrics.record(request.texts.length, (performance.now() - (res.locals.startedAt as number)) / 1000)
+    const result = await v2.modelInfer(targetOf(req), limits => readInferBody(req, limits), {
+      startedAt: res.locals.startedAt as number,
+      chargeTexts: async n => { await chargeTexts(ctx, res, n) },
+      onModel: model => {
+        res.locals.model = model.name
+        res.locals.modelVersion = model.version
+      },
+      onTexts: n => { res.locals.texts = n }
+    })
+    const { body, headerLength } = inferResponse(result.request, result.outputs, result.model)
     res.status(200)
     if (headerLength !== undefined) {
       res.setHeader('Content-Type', 'application/octet-stream')
@@ -129,39 +111,16 @@ export function createV2Router (ctx: AppContext): Router {
     router.post(`${base}/infer`, requireKey(ctx, 'predict', true), raw, infer)
   }
 
-  router.post('/repository/index', predictKey, raw, (req, res) => {
-    const body = (req.body as Buffer).length === 0 ? {} : JSON.parse((req.body as Buffer).toString('utf8')) as { ready?: unknown }
-    if (body.ready !== undefined && typeof body.ready !== 'boolean') throw new V2InputError('ready must be a boolean')
-    const entries = ctx.repository.entries().filter(e => body.ready !== true || e.served !== null)
-    sendV2(res, 200, entries.map(e => ({ name: e.name, version: e.served?.version ?? e.versions[e.versions.length - 1] ?? '', state: e.state, reason: e.reason })))
-  })
+  router.post('/repository/index', predictKey, raw, (req, res) => { sendV2(res, 200, v2.repositoryIndex(readIndexBody(req))) })
   router.post('/repository/models/:name/load', adminKey, raw, async (req, res) => {
-    const entry = await ctx.repository.load(String(req.params.name))
-    if (entry.state !== 'READY' || entry.reason !== '') throw new ServiceError('ERR_MODEL_NOT_READY', `model ${entry.name} failed to load: ${entry.reason}`)
+    await v2.repositoryLoad(String(req.params.name))
     sendV2(res, 200, {})
   })
   router.post('/repository/models/:name/unload', adminKey, raw, async (req, res) => {
-    await ctx.repository.unload(String(req.params.name))
+    await v2.repositoryUnload(String(req.params.name))
     sendV2(res, 200, {})
   })
   router.use((req, _res) => { throw new ServiceError('ERR_NOT_FOUND', `no route for ${req.method} /v2${req.path}`) })
-  router.use(v2Errors(ctx))
+  router.use(createErrorHandler(ctx.logger, ctx.prometheus, 'v2'))
   return router
-}
-
-/** Every error of the V2 routes as `{"error": "..."}`: 400 bad input, 404 unknown, 503 not ready or busy, 500 unexpected (logged with an id). */
-function v2Errors (ctx: AppContext): ErrorRequestHandler {
-  return (err: unknown, _req, res, _next) => {
-    if (res.headersSent) { res.socket?.destroy(); return }
-    if (err instanceof V2InputError) return sendV2(res, 400, { error: err.message })
-    if (err instanceof ServiceError && err.code !== 'ERR_INTERNAL') {
-      if (err.statusCode === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', '1')
-      // A body refused by the body reader (413, 408, 400) keeps its status; validation errors are 400 here.
-      return sendV2(res, err.statusCode === 422 ? 400 : err.statusCode, { error: err.message })
-    }
-    const errorId = randomUUID()
-    res.locals.errorId = errorId
-    ctx.logger.error('internal server error', { error_id: errorId, request_id: res.locals.requestId, stack: (err as Error | null)?.stack ?? String(err) })
-    sendV2(res, 500, { error: `Internal server error (error_id ${errorId})` })
-  }
 }

@@ -1,16 +1,21 @@
 /**
- * The Open Inference Protocol V2's tensors for a text classifier, shared by the REST routes
- * and gRPC so the two cannot drift: one BYTES input of texts (shape [N] or [N, 1], data flat or
- * nested, JSON strings or the binary tensor extension's 4-byte little-endian lengths), and the
- * outputs a request names (MLServer's `predict` and `predict_proba`, `decision_function`,
- * `confidence`), each as JSON data or binary, with Triton's `classification` top-k.
+ * The Open Inference Protocol V2's tensors for a text classifier, typed and shared by every
+ * transport: a request is one BYTES input of texts (shape [N] or [N, 1]) and the outputs it
+ * names (MLServer's `predict` and `predict_proba`, `decision_function`, `confidence`, each
+ * JSON or binary, with Triton's `classification` top-k); a response is typed output tensors.
+ * REST (json-codec.ts) and gRPC (src/grpc/infer-messages.ts) only decode their wire format
+ * into these types and encode the typed outputs back, so the two cannot drift.
  */
+import { ServiceError } from '../../errors.js'
 import type { ScoreResult } from '../../pool/messages.js'
 import { pyLen } from '../../sklearn/text/py-len.js'
 
-/** A request the protocol refuses (400 over REST, INVALID_ARGUMENT over gRPC). */
-export class V2InputError extends Error {
-  override readonly name = 'V2InputError'
+/** A request the protocol refuses: 400 over REST, INVALID_ARGUMENT over gRPC (ERR_V2_INPUT). */
+export class V2InputError extends ServiceError {
+  constructor (message: string) {
+    super('ERR_V2_INPUT', message)
+    this.name = 'V2InputError'
+  }
 }
 
 export type OutputName = 'predict' | 'predict_proba' | 'decision_function' | 'confidence'
@@ -28,7 +33,7 @@ export interface InferRequest {
   readonly texts: string[]
   /** The outputs asked for; all the model has when the request names none. */
   readonly outputs: readonly RequestedOutput[] | null
-  /** `parameters.binary_data_output`: outputs not named individually come back binary. */
+  /** Outputs not named individually come back binary (REST's `binary_data_output`; gRPC's raw contents). */
   readonly binaryOutput: boolean
 }
 
@@ -37,22 +42,25 @@ export interface TextLimits {
   readonly maxTextLength: number
 }
 
+/** The one input as a transport decoded it: datatype and shape as sent, its texts read once the shape is known. */
+export interface DecodedInput {
+  readonly datatype: unknown
+  readonly shape: unknown
+  /** The texts the input holds; `count` is what its shape says. */
+  readonly texts: (count: number) => string[]
+}
+
+/** An output a request names, as sent (checked by buildInferRequest). */
+export interface OutputAsk {
+  readonly name: unknown
+  readonly binary: boolean
+  readonly classification: unknown
+}
+
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
-function fail (message: string): never {
+export function fail (message: string): never {
   throw new V2InputError(message)
-}
-
-function isObject (v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v)
-}
-
-/** Flattens nested arrays of strings, row-major, as Triton walks a BYTES tensor's JSON. */
-function flatten (data: unknown, out: string[], depth: number): void {
-  if (depth > 4) fail('input data nests deeper than its shape')
-  if (typeof data === 'string') { out.push(data); return }
-  if (!Array.isArray(data)) fail('BYTES input data must be strings (JSON), or binary')
-  for (const item of data) flatten(item, out, depth + 1)
 }
 
 /** The texts of a binary BYTES tensor: each a 4-byte little-endian length, then its UTF-8 bytes. */
@@ -89,6 +97,12 @@ export function writeBinaryStrings (values: readonly string[]): Buffer {
   return out
 }
 
+/** Texts given element by element must be as many as the shape says. */
+export function checkCount (texts: readonly string[], count: number): string[] {
+  if (texts.length !== count) fail(`inputs[0] holds ${texts.length} texts, not the ${count} its shape says`)
+  return texts as string[]
+}
+
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 function checkTexts (texts: readonly string[], limits: TextLimits): void {
@@ -101,52 +115,35 @@ function checkTexts (texts: readonly string[], limits: TextLimits): void {
   })
 }
 
-function parseOutputs (outputs: unknown): RequestedOutput[] | null {
-  if (outputs === undefined) return null
-  if (!Array.isArray(outputs)) fail('outputs must be a list')
+function checkOutputs (outputs: readonly OutputAsk[] | null): RequestedOutput[] | null {
+  if (outputs === null) return null
   return outputs.map((o, i) => {
-    if (!isObject(o) || typeof o.name !== 'string') fail(`outputs[${i}] must be {"name": str, "parameters"?: {...}}`)
+    if (typeof o.name !== 'string') fail(`outputs[${i}] must be {"name": str, "parameters"?: {...}}`)
     if (!(OUTPUT_NAMES as readonly string[]).includes(o.name)) fail(`unknown output '${o.name}': this model has ${OUTPUT_NAMES.join(', ')}`)
-    const parameters = isObject(o.parameters) ? o.parameters : {}
-    const classification = parameters.classification
+    const classification = o.classification
     if (classification !== undefined && (typeof classification !== 'number' || !Number.isInteger(classification) || classification < 1)) fail(`outputs[${i}].parameters.classification must be a positive integer`)
-    return { name: o.name as OutputName, binary: parameters.binary_data === true, classification }
+    return { name: o.name as OutputName, binary: o.binary, classification }
   })
 }
 
 /**
- * Parses an inference request: `json` is the request's JSON (the whole body, or the header of
- * a binary one), `binary` what follows it.
+ * The typed request from what a transport decoded: the one input's datatype and shape checked,
+ * its texts read and checked against the limits, then the outputs named read and checked (in
+ * that order, so every transport reports the same first problem).
  * @throws V2InputError saying what is wrong with the request.
  */
-export function parseInferRequest (json: unknown, binary: Uint8Array, limits: TextLimits): InferRequest {
-  if (!isObject(json)) fail('the request must be a JSON object')
-  const { inputs, outputs, parameters, id } = json
-  if (!Array.isArray(inputs) || inputs.length !== 1) fail('the request must have exactly one input: the texts, as a BYTES tensor')
-  const input = inputs[0]
-  if (!isObject(input)) fail('inputs[0] must be an object')
+export function buildInferRequest (request: { readonly id: unknown, readonly inputs: readonly DecodedInput[], readonly outputs: () => readonly OutputAsk[] | null, readonly binaryOutput: boolean }, limits: TextLimits): InferRequest {
+  if (request.inputs.length !== 1) fail('the request must have exactly one input: the texts, as a BYTES tensor')
+  const input = request.inputs[0]!
   if (input.datatype !== 'BYTES') fail(`inputs[0].datatype must be BYTES (texts), not ${JSON.stringify(input.datatype)}`)
   const shape = input.shape
   if (!Array.isArray(shape) || shape.length < 1 || shape.length > 2 || !shape.every(d => Number.isInteger(d) && d >= 0) || (shape.length === 2 && shape[1] !== 1)) {
     fail(`inputs[0].shape must be [N] or [N, 1], not ${JSON.stringify(shape)}`)
   }
-  const count = (shape as number[]).reduce((a, b) => a * b, 1)
-  const inputParameters = isObject(input.parameters) ? input.parameters : {}
-  let texts: string[]
-  if (inputParameters.binary_data_size !== undefined) {
-    const size = inputParameters.binary_data_size
-    if (typeof size !== 'number' || !Number.isInteger(size) || size < 0 || size !== binary.length) fail(`inputs[0].parameters.binary_data_size is ${JSON.stringify(size)}, but ${binary.length} bytes follow the JSON`)
-    texts = readBinaryTexts(binary, count)
-  } else {
-    if (binary.length > 0) fail('bytes follow the JSON, but no input says binary_data_size')
-    texts = []
-    flatten(input.data, texts, 0)
-    if (texts.length !== count) fail(`inputs[0] holds ${texts.length} texts, not the ${count} its shape says`)
-  }
+  const texts = input.texts((shape as number[]).reduce((a, b) => a * b, 1))
   checkTexts(texts, limits)
-  if (id !== undefined && typeof id !== 'string') fail('id must be a string')
-  const params = isObject(parameters) ? parameters : {}
-  return { id, texts, outputs: parseOutputs(outputs), binaryOutput: params.binary_data_output === true }
+  if (request.id !== undefined && typeof request.id !== 'string') fail('id must be a string')
+  return { id: request.id, texts, outputs: checkOutputs(request.outputs()), binaryOutput: request.binaryOutput }
 }
 
 export interface ModelView {
@@ -155,16 +152,12 @@ export interface ModelView {
   readonly labels: readonly string[]
 }
 
-interface EncodedOutput {
-  readonly json: Record<string, unknown>
-  readonly binary: Buffer | undefined
-}
-
-function fp64 (values: ArrayLike<number>): Buffer {
-  const out = Buffer.alloc(values.length * 8)
-  for (let i = 0; i < values.length; i++) out.writeDoubleLE(values[i]!, i * 8)
-  return out
-}
+/** An output tensor of a response: strings (BYTES) or numbers (FP64), to be sent as JSON data or binary. */
+export type OutputTensor = {
+  readonly name: OutputName
+  readonly shape: number[]
+  readonly binary: boolean
+} & ({ readonly datatype: 'BYTES', readonly data: readonly string[] } | { readonly datatype: 'FP64', readonly data: ArrayLike<number> })
 
 /** Top-k "value:index:label" strings of each row, by value, as Triton's classification extension gives them. */
 function classify (rows: Float64Array, width: number, n: number, k: number, labels: readonly string[]): string[] {
@@ -178,57 +171,41 @@ function classify (rows: Float64Array, width: number, n: number, k: number, labe
   return out
 }
 
-/** The outputs of a scored batch, each in JSON or binary as asked. */
-export function encodeOutputs (request: InferRequest, scores: ScoreResult, model: ModelView): EncodedOutput[] {
+/**
+ * The output tensors of a scored batch, as the request asks for them.
+ * @throws V2InputError when an output asked for is one the model lacks.
+ */
+export function inferOutputs (request: InferRequest, scores: ScoreResult, model: ModelView): OutputTensor[] {
   const n = request.texts.length
   const available: RequestedOutput[] = OUTPUT_NAMES
     .filter(name => (name !== 'predict_proba' || scores.proba !== null) && (name !== 'decision_function' || scores.decision !== null))
     .map(name => ({ name, binary: request.binaryOutput, classification: undefined }))
   const asked = request.outputs ?? available
-  return asked.map(o => {
+  return asked.map((o): OutputTensor => {
     // Named outputs say binary_data each; with none named, binary_data_output decides.
-    const toBinary = request.outputs === null ? request.binaryOutput : o.binary
-    let datatype: string
-    let shape: number[]
-    let strings: string[] | undefined
-    let numbers: ArrayLike<number> | undefined
+    const binary = request.outputs === null ? request.binaryOutput : o.binary
     const rows = o.name === 'decision_function' ? scores.decision : o.name === 'predict_proba' ? scores.proba : (scores.proba ?? scores.decision)
     const width = o.name === 'decision_function' || (o.name !== 'predict_proba' && scores.proba === null) ? scores.decisionWidth : scores.probaWidth
     if (o.name === 'predict_proba' && scores.proba === null) fail('this model has no predict_proba')
     if (o.name === 'decision_function' && scores.decision === null) fail('this model has no decision_function')
     if (o.classification !== undefined) {
       if (rows === null) fail(`output ${o.name} has no scores to classify by`)
-      strings = classify(rows, width, n, o.classification, model.labels)
-      datatype = 'BYTES'
-      shape = [n, Math.min(o.classification, width)]
-    } else if (o.name === 'predict') {
-      strings = Array.from(scores.classIndex, k => model.labels[k]!)
-      datatype = 'BYTES'
-      shape = [n]
-    } else if (o.name === 'confidence') {
-      numbers = scores.confidence
-      datatype = 'FP64'
-      shape = [n]
-    } else {
-      numbers = rows!
-      datatype = 'FP64'
-      shape = [n, width]
+      return { name: o.name, datatype: 'BYTES', shape: [n, Math.min(o.classification, width)], data: classify(rows, width, n, o.classification, model.labels), binary }
     }
-    const json: Record<string, unknown> = { name: o.name, datatype, shape }
-    if (toBinary) {
-      const bytes = strings !== undefined ? writeBinaryStrings(strings) : fp64(numbers!)
-      json.parameters = { binary_data_size: bytes.length }
-      return { json, binary: bytes }
-    }
-    json.data = strings ?? Array.from(numbers!)
-    return { json, binary: undefined }
+    if (o.name === 'predict') return { name: o.name, datatype: 'BYTES', shape: [n], data: Array.from(scores.classIndex, k => model.labels[k]!), binary }
+    if (o.name === 'confidence') return { name: o.name, datatype: 'FP64', shape: [n], data: scores.confidence, binary }
+    return { name: o.name, datatype: 'FP64', shape: [n, width], data: rows!, binary }
   })
 }
 
-/** The response body: JSON alone, or (any output binary) the JSON header then the binary outputs in order. */
-export function inferResponse (request: InferRequest, outputs: readonly EncodedOutput[], model: ModelView): { body: Buffer, headerLength: number | undefined } {
-  const header = Buffer.from(JSON.stringify({ model_name: model.name, model_version: model.version, ...(request.id === undefined ? {} : { id: request.id }), outputs: outputs.map(o => o.json) }))
-  const binary = outputs.filter(o => o.binary !== undefined).map(o => o.binary!)
-  if (binary.length === 0) return { body: header, headerLength: undefined }
-  return { body: Buffer.concat([header, ...binary]), headerLength: header.length }
+/** An FP64 tensor's bytes: little-endian doubles. */
+export function fp64Bytes (values: ArrayLike<number>): Buffer {
+  const out = Buffer.alloc(values.length * 8)
+  for (let i = 0; i < values.length; i++) out.writeDoubleLE(values[i]!, i * 8)
+  return out
+}
+
+/** A tensor's data as the binary tensor extension sends it. */
+export function tensorBytes (tensor: OutputTensor): Buffer {
+  return tensor.datatype === 'BYTES' ? writeBinaryStrings(tensor.data) : fp64Bytes(tensor.data)
 }

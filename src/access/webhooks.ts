@@ -5,8 +5,17 @@
  * backoff (capped), for as long as it takes; other 4xx answers are final. The queue is bounded
  * (WEBHOOK_QUEUE_SIZE): past it the oldest event is dropped. Nothing here ever waits on the
  * request path: `send` only queues.
+ *
+ * Each attempt is bounded in time (attemptTimeoutMs, for the whole exchange: connecting, the
+ * answer's head and what is read of its body) and in bytes: the answer's status is all that
+ * counts, so at most RESPONSE_BYTES of its body are read and the rest is cancelled. A receiver
+ * that answers and then streams without end costs neither memory nor a stuck queue.
  */
 import { createHmac, randomUUID } from 'node:crypto'
+import { discardBody } from './discard-body.js'
+
+/** The most of a receiver's answer body read (then thrown away) before the rest is cancelled. */
+export const RESPONSE_BYTES = 4096
 
 export type WebhookEventType = 'model.loaded' | 'model.unloaded' | 'model.load_failed' | 'key.quota_exhausted' | 'worker.replaced'
 
@@ -22,7 +31,7 @@ export interface WebhookOptions {
   readonly url: string
   readonly secret: string | null
   readonly queueSize: number
-  /** Each attempt's time limit. */
+  /** Each attempt's time limit, for the whole exchange including the answer's body. Defaults to 5000. */
   readonly attemptTimeoutMs?: number
   /** The first retry's wait; it doubles up to maxBackoffMs. */
   readonly backoffMs?: number
@@ -90,17 +99,22 @@ export class WebhookSender {
   async #attempt (event: WebhookEvent, body: string): Promise<'done' | 'retry'> {
     const headers: Record<string, string> = { 'Content-Type': 'application/json', 'User-Agent': 'tfidf-serve-webhook', 'X-Webhook-Id': event.id, 'X-Webhook-Event': event.type }
     if (this.#options.secret !== null) headers['X-Signature-256'] = signatureOf(body, this.#options.secret)
+    // One deadline for the whole exchange, the body's reading included.
+    const deadline = AbortSignal.timeout(this.#options.attemptTimeoutMs)
+    let response: Response
     try {
-      const response = await fetch(this.#options.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(this.#options.attemptTimeoutMs), redirect: 'error' })
-      await response.arrayBuffer().catch(() => {})
-      if (response.ok) { this.counts.delivered++; return 'done' }
-      if (response.status >= 500 || response.status === 408 || response.status === 429) return 'retry'
-      this.counts.refused++
-      this.#options.onLost?.(event, 'refused', `the receiver answered ${response.status}`)
-      return 'done'
+      response = await fetch(this.#options.url, { method: 'POST', headers, body, signal: deadline, redirect: 'error' })
     } catch {
       return 'retry'
     }
+    // The status is the answer; the body is read only up to a bound, so a receiver that answers
+    // and then streams without end neither grows this process nor holds the queue.
+    await discardBody(response.body, RESPONSE_BYTES, deadline)
+    if (response.ok) { this.counts.delivered++; return 'done' }
+    if (response.status >= 500 || response.status === 408 || response.status === 429) return 'retry'
+    this.counts.refused++
+    this.#options.onLost?.(event, 'refused', `the receiver answered ${response.status}`)
+    return 'done'
   }
 
   async #sleep (ms: number): Promise<void> {

@@ -43,6 +43,65 @@ async function receiver (port: number, answer: (event: WebhookEvent) => number =
   return { get got () { return state.got }, get bad () { return state.bad }, close: async () => { server.closeAllConnections(); await new Promise(resolve => server.close(resolve)) } }
 }
 
+/** How a streaming receiver answers one request: a status, then a body that ends at once, floods (64 KiB chunks as fast as the socket takes them) or trickles (a byte every 50 ms). */
+interface Answer { status: number, body: 'none' | 'flood' | 'trickle' }
+
+/** The most a streaming receiver writes to one answer, and for how long: the test's own bound, so today's unbounded read ends too. */
+const STREAM_CAP_BYTES = 64 * 1024 * 1024
+const STREAM_CAP_MS = 3000
+
+/**
+ * A receiver that answers its n-th request (from 0) as `plan(n)` says, verifying each signature,
+ * and counts the bytes it managed to hand to each answer's socket before the sender stopped
+ * reading (backpressure) or closed the connection: an upper bound on what the sender read.
+ */
+async function streamingReceiver (port: number, plan: (n: number) => Answer): Promise<{ got: Array<{ n: number, at: number }>, written: number[], bad: number, close: () => Promise<void> }> {
+  const state = { got: [] as Array<{ n: number, at: number }>, written: [] as number[], bad: 0 }
+  const chunk = Buffer.alloc(64 * 1024, 'x')
+  let stopped = false
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      if (String(req.headers['x-signature-256']) !== `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`) state.bad++
+      const index = state.written.length
+      state.written.push(0)
+      state.got.push({ n: Number((JSON.parse(body.toString('utf8')) as WebhookEvent).data.n), at: Date.now() })
+      const answer = plan(index)
+      if (answer.body === 'none') { res.writeHead(answer.status).end(); return }
+      res.writeHead(answer.status, { 'content-type': 'text/plain' })
+      res.flushHeaders()
+      const began = Date.now()
+      const over = (): boolean => stopped || res.destroyed || state.written[index]! >= STREAM_CAP_BYTES || Date.now() - began > STREAM_CAP_MS
+      if (answer.body === 'flood') {
+        const flood = (): void => {
+          while (!over()) {
+            state.written[index]! += chunk.length
+            if (!res.write(chunk)) { res.once('drain', flood); return }
+          }
+          if (!res.destroyed) res.end()
+        }
+        flood()
+      } else {
+        const timer = setInterval(() => {
+          if (over()) { clearInterval(timer); if (!res.destroyed) res.end(); return }
+          state.written[index]! += 1
+          res.write('x')
+        }, 50)
+        res.on('close', () => clearInterval(timer))
+      }
+    })
+  })
+  await new Promise<void>(resolve => server.listen(port, '127.0.0.1', resolve))
+  return {
+    get got () { return state.got },
+    get written () { return state.written },
+    get bad () { return state.bad },
+    close: async () => { stopped = true; server.closeAllConnections(); await new Promise(resolve => server.close(resolve)) }
+  }
+}
+
 describe('webhooks', function () {
   this.timeout(120000)
 
@@ -108,6 +167,68 @@ describe('webhooks', function () {
       sender.close()
       await r.close()
     }
+  })
+
+  context('a receiver whose answer\'s body does not end', () => {
+    // What the receiver hands to one answer's socket before the sender stops reading and closes it:
+    // the loopback socket's buffers (about 4 MiB measured) and the little the sender reads itself.
+    // Reading the whole body, the receiver streams its 64 MiB cap to it.
+    const READ_BOUND = 16 * 1024 * 1024
+
+    it('takes a 200 followed by an endless body as delivered, reads little of it, and sends the next event at once', async () => {
+      const port = await freePort()
+      const r = await streamingReceiver(port, n => n === 0 ? { status: 200, body: 'flood' } : { status: 204, body: 'none' })
+      const sender = new WebhookSender({ url: `http://127.0.0.1:${port}/`, secret: SECRET, queueSize: 10, attemptTimeoutMs: 2000, backoffMs: 20 })
+      try {
+        const began = Date.now()
+        sender.send('model.loaded', { n: 1 })
+        sender.send('model.loaded', { n: 2 })
+        await waitFor(() => sender.counts.delivered === 2, 5000).catch(() => { throw new Error(`not delivered: ${JSON.stringify({ got: r.got.map(g => g.n), written: r.written, counts: sender.counts })}`) })
+        expect(r.got.map(g => g.n)).to.deep.equal([1, 2])
+        expect(r.got[1]!.at - began).to.be.below(1000)
+        expect(r.written[0]).to.be.below(READ_BOUND)
+        expect(sender.counts).to.deep.equal({ delivered: 2, retried: 0, dropped: 0, refused: 0 })
+        expect(r.bad).to.equal(0)
+      } finally {
+        sender.close()
+        await r.close()
+      }
+    })
+
+    it('bounds the whole exchange in time: a 200 whose body trickles forever holds the queue no longer than attemptTimeoutMs', async () => {
+      const port = await freePort()
+      const r = await streamingReceiver(port, n => n === 0 ? { status: 200, body: 'trickle' } : { status: 204, body: 'none' })
+      const sender = new WebhookSender({ url: `http://127.0.0.1:${port}/`, secret: SECRET, queueSize: 10, attemptTimeoutMs: 400, backoffMs: 20 })
+      try {
+        sender.send('model.loaded', { n: 1 })
+        sender.send('model.loaded', { n: 2 })
+        await waitFor(() => sender.counts.delivered === 2, 5000).catch(() => { throw new Error(`not delivered: ${JSON.stringify({ got: r.got.map(g => g.n), written: r.written, counts: sender.counts })}`) })
+        expect(r.got.map(g => g.n)).to.deep.equal([1, 2])
+        const held = r.got[1]!.at - r.got[0]!.at
+        expect(held).to.be.within(300, 1500)
+        expect(sender.counts).to.deep.equal({ delivered: 2, retried: 0, dropped: 0, refused: 0 })
+      } finally {
+        sender.close()
+        await r.close()
+      }
+    })
+
+    it('retries a 500 followed by an endless body, reading little of each, and delivers once the receiver answers 204', async () => {
+      const port = await freePort()
+      const r = await streamingReceiver(port, n => n < 2 ? { status: 500, body: 'flood' } : { status: 204, body: 'none' })
+      const sender = new WebhookSender({ url: `http://127.0.0.1:${port}/`, secret: SECRET, queueSize: 10, attemptTimeoutMs: 2000, backoffMs: 20 })
+      try {
+        sender.send('model.unloaded', { n: 1 })
+        sender.send('model.unloaded', { n: 2 })
+        await waitFor(() => sender.counts.delivered === 2, 8000).catch(() => { throw new Error(`not delivered: ${JSON.stringify({ got: r.got.map(g => g.n), written: r.written, counts: sender.counts })}`) })
+        expect(r.got.map(g => g.n)).to.deep.equal([1, 1, 1, 2])
+        expect(r.written.slice(0, 2).every(w => w < READ_BOUND), JSON.stringify(r.written)).to.equal(true)
+        expect(sender.counts).to.deep.equal({ delivered: 2, retried: 2, dropped: 0, refused: 0 })
+      } finally {
+        sender.close()
+        await r.close()
+      }
+    })
   })
 
   it('tells the receiver, from the service process, of models loaded, failing and unloaded, a quota used up and a worker replaced', async () => {

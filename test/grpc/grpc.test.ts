@@ -6,7 +6,7 @@
  * errors' status codes, the shared limits and timeouts, the repository RPCs, gRPC health
  * (Check, List, Watch), a graceful close, and GRPC_PORT through the service process.
  */
-import { credentials, status, type Client, type ServiceClientConstructor, type ServiceError } from '@grpc/grpc-js'
+import { status, type Client, type ServiceError } from '@grpc/grpc-js'
 import { expect } from 'chai'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -27,6 +27,7 @@ import type { ClassifierPool } from '../../src/pool/classifier-pool.js'
 import { readBinaryTexts, V2InputError, writeBinaryStrings } from '../../src/protocol/v2/infer.js'
 import { openRepository } from '../../src/repository/open.js'
 import { FIXTURES, ROOT } from '../helpers/paths.js'
+import { clientOf, failure, unary } from '../helpers/grpc-client.js'
 import { HOOKED_WORKER } from '../helpers/service.js'
 
 const SERVICES = loadServices()
@@ -44,26 +45,6 @@ function makeRepository (): string {
   mkdirSync(path.join(root, 'hostile'))
   copyFileSync(path.join(FIXTURES, 'hostile', 'self-list.pkl'), path.join(root, 'hostile', 'model.pkl'))
   return root
-}
-
-function clientOf (service: ServiceClientConstructor, port: number): Client {
-  return new service(`127.0.0.1:${port}`, credentials.createInsecure())
-}
-
-/** A unary call, as a promise. */
-async function unary<T = Record<string, unknown>> (client: Client, method: string, message: object): Promise<T> {
-  const fn = (client as unknown as Record<string, (m: object, cb: (err: ServiceError | null, res: T) => void) => void>)[method]!
-  return await new Promise<T>((resolve, reject) => { fn.call(client, message, (err, res) => { if (err === null) resolve(res); else reject(err) }) })
-}
-
-/** The status a call fails with: its code and details. */
-async function failure (client: Client, method: string, message: object): Promise<{ code: number, details: string }> {
-  try {
-    await unary(client, method, message)
-  } catch (err) {
-    return { code: (err as ServiceError).code, details: (err as ServiceError).details }
-  }
-  throw new Error(`${method} succeeded`)
 }
 
 interface OutputTensor { name: string, datatype: string, shape: number[], contents: { bytes_contents: Buffer[], fp64_contents: number[] } | null }

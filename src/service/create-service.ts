@@ -9,7 +9,8 @@ import { createLogger, type Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
 import { ModelRepository } from '../repository/model-repository.js'
 import type { ServiceContext } from './context.js'
-import { PrometheusMetrics } from './prometheus.js'
+import type { ModelStatus } from '../pool/messages.js'
+import { PrometheusMetrics, type ModelInfo } from './prometheus.js'
 import { ResultCache } from './result-cache.js'
 import { ServiceMetrics } from './service-metrics.js'
 
@@ -35,8 +36,13 @@ function singleModel (config: Readonly<Config>, pool: ClassifierPool): ModelRepo
   })
 }
 
+function modelInfo (m: ModelStatus): ModelInfo {
+  return { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 }
+}
+
 function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: ModelRepository, access: AccessControl | undefined, webhooks: WebhookSender | undefined): PrometheusMetrics {
-  const m = pool.model
+  // The default model served now; while it is unloaded, the last one served.
+  let last = repository.default?.status ?? pool.model
   return new PrometheusMetrics({
     inFlight: () => pool.inFlight,
     waiting: () => pool.waiting,
@@ -44,7 +50,7 @@ function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: Mod
     workerRestarts: () => pool.workerRestarts,
     cacheCounts: () => cache.counts,
     cacheSize: () => cache.size,
-    model: { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 },
+    model: () => modelInfo(last = repository.default?.status ?? last),
     models: () => repository.entries().map(e => ({ name: e.name, version: e.served?.version ?? '', state: e.state, sharedBytes: e.served?.status.sharedBytes ?? 0 })),
     modelEvents: () => repository.eventCounts(),
     access: access?.counts,

@@ -9,6 +9,15 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type Counte
 import type { ErrorCode } from '../errors.js'
 
 /** What the scrape reads from the rest of the service. */
+/** What the model series say of the default model. */
+export interface ModelInfo {
+  readonly classifier: string
+  readonly vectorizer: string
+  readonly features: number
+  readonly sklearnVersion: string
+  readonly loadSeconds: number
+}
+
 export interface MetricsSources {
   readonly inFlight: () => number
   readonly waiting: () => number
@@ -16,13 +25,8 @@ export interface MetricsSources {
   readonly workerRestarts: () => number
   readonly cacheCounts: () => { readonly lookups: number, readonly hits: number }
   readonly cacheSize: () => { readonly entries: number, readonly bytes: number }
-  readonly model: {
-    readonly classifier: string
-    readonly vectorizer: string
-    readonly features: number
-    readonly sklearnVersion: string
-    readonly loadSeconds: number
-  }
+  /** The default model as served now (a reload or a new file may have replaced it). */
+  readonly model: () => ModelInfo
   /** Every model of the repository: its served version, state and shared bytes (0 when not loaded). */
   readonly models?: () => ReadonlyArray<{ readonly name: string, readonly version: string, readonly state: string, readonly sharedBytes: number }>
   /** Lifecycle events so far, by model and kind (loaded, unloaded, load_failed). */
@@ -94,10 +98,19 @@ export class PrometheusMetrics {
     gauge('tfidf_workers_alive', 'Worker threads alive', sources.workersAlive)
     gauge('tfidf_cache_entries', 'Results held by the cache', () => sources.cacheSize().entries)
     gauge('tfidf_cache_bytes', 'Bytes the cache holds, as CACHE_MAX_BYTES counts them', () => sources.cacheSize().bytes)
-    gauge('tfidf_model_load_seconds', 'Reading, decoding and sharing the model, and every worker creating it', () => sources.model.loadSeconds)
-    const { classifier, vectorizer, features, sklearnVersion } = sources.model
-    const info = new Gauge({ name: 'tfidf_model_info', help: 'The model served (always 1): estimator, vectorizer, feature count, scikit-learn version', labelNames: ['classifier', 'vectorizer', 'features', 'sklearn_version'], registers })
-    info.set({ classifier, vectorizer, features: String(features), sklearn_version: sklearnVersion }, 1)
+    gauge('tfidf_model_load_seconds', 'Reading, decoding and sharing the model, and every worker creating it', () => sources.model().loadSeconds)
+    // Read at each scrape: the series describes the model served then, not the first one.
+    new Gauge({
+      name: 'tfidf_model_info',
+      help: 'The model served (always 1): estimator, vectorizer, feature count, scikit-learn version',
+      labelNames: ['classifier', 'vectorizer', 'features', 'sklearn_version'],
+      registers,
+      collect () {
+        const { classifier, vectorizer, features, sklearnVersion } = sources.model()
+        this.reset()
+        this.set({ classifier, vectorizer, features: String(features), sklearn_version: sklearnVersion }, 1)
+      }
+    })
     // Per model (a repository's): requests, state, shared bytes, loads, unloads and failed loads.
     this.modelRequests = counter({ name: 'tfidf_model_requests_total', help: 'Requests a model answered, by model, version and status', labelNames: ['model', 'version', 'status'] })
     if (sources.models !== undefined) {

@@ -18,7 +18,7 @@ export async function main (): Promise<void> {
   let decoding
   try {
     // The default model: MODEL_PATH's (named 'default'), or the repository's DEFAULT_MODEL.
-    const { defaultModelOf, defaultModelSourceFromEnv } = await import('./repository/open.js')
+    const { defaultModelOf, defaultModelSourceFromEnv, repositoryOver } = await import('./repository/open.js')
     const source = defaultModelSourceFromEnv(process.env)
     const root = source.modelRepository
     const first = defaultModelOf(source)
@@ -49,16 +49,10 @@ export async function main (): Promise<void> {
     }, err => logger.error('worker error', { stack: (err as Error).stack }))
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
-    const [{ createApp }, { createServer }, { ModelRepository }, { createService }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./repository/model-repository.js'), import('./service/create-service.js')])
+    const [{ createApp }, { createServer }, { createService }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./service/create-service.js')])
     pool = await starting
     let stopping = false
-    const repository = new ModelRepository(pool, {
-      root,
-      defaultName: first.name,
-      defaultVersion: first.version,
-      defaultSpec: first.spec,
-      defaultFolder: first.folder,
-      labelNames: config.labelNames,
+    const repository = repositoryOver(pool, config, first, {
       onEvent: event => {
         if (event.kind === 'load_failed') logger.error('model load failed', event)
         else logger.info(`model ${event.kind}`, event)

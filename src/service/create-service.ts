@@ -7,7 +7,8 @@ import type { WebhookSender } from '../access/webhooks.js'
 import type { Config } from '../config.js'
 import { createLogger, type Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
-import { ModelRepository } from '../repository/model-repository.js'
+import type { ModelRepository } from '../repository/model-repository.js'
+import { defaultModelOf, repositoryOver } from '../repository/open.js'
 import type { ServiceContext } from './context.js'
 import type { ModelStatus } from '../pool/messages.js'
 import { PrometheusMetrics, type ModelInfo } from './prometheus.js'
@@ -18,22 +19,10 @@ export interface ServiceOptions {
   readonly config: Readonly<Config>
   readonly pool: ClassifierPool
   readonly logger?: Logger
-  /** The models served; by default the pool's one model, named 'default'. */
+  /** The models served; by default the pool's one model, the default model the configuration names (MODEL_PATH's, 'default'). */
   readonly repository?: ModelRepository
   /** Where events go (a key's quota used up); none: not sent. */
   readonly webhooks?: WebhookSender
-}
-
-/** The repository of one model, the pool's, named 'default' (MODEL_PATH, as before repositories). */
-function singleModel (config: Readonly<Config>, pool: ClassifierPool): ModelRepository {
-  return new ModelRepository(pool, {
-    root: null,
-    defaultName: 'default',
-    defaultVersion: '1',
-    defaultSpec: { paths: { model: config.modelPath, vectorizers: config.vectorizerPaths }, settingsFile: config.settingsFile },
-    defaultFolder: null,
-    labelNames: config.labelNames
-  })
 }
 
 function modelInfo (m: ModelStatus): ModelInfo {
@@ -59,7 +48,7 @@ function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: Mod
 }
 
 /** What the transports share (one pool, repository, cache and counters for REST and gRPC). */
-export function createService ({ config, pool, logger = createLogger(config.logLevel), repository = singleModel(config, pool), webhooks }: ServiceOptions): ServiceContext {
+export function createService ({ config, pool, logger = createLogger(config.logLevel), repository = repositoryOver(pool, config, defaultModelOf(config)), webhooks }: ServiceOptions): ServiceContext {
   const cache = new ResultCache(config.cacheSize, config.cacheMaxBytes)
   const access = config.apiKeysFile === null
     ? undefined

@@ -15,18 +15,19 @@ import type { ModelRepository } from '../repository/model-repository.js'
 import type { Logger } from '../logger.js'
 import type { ClassifierPool } from '../pool/classifier-pool.js'
 import { requireKey } from './access.js'
-import { readJsonBody } from './body.js'
+import { readJsonBody, readRawBody } from './body.js'
 import type { AppContext } from './context.js'
 import { API_VERSION, type ServiceContext } from '../service/context.js'
 import { createService } from '../service/create-service.js'
 import type { PrometheusMetrics } from '../service/prometheus.js'
 import { createErrorHandler } from './error-handler.js'
 import { logRequest, requestEntry, sentStatus, type SentStatus } from './request-log.js'
-import { mountDocs } from './routes/docs.js'
+import { createDocsHandlers } from './routes/docs.js'
 import { createExplainHandler } from './routes/explain.js'
 import { createPredictHandlers, namedModel } from './routes/predict.js'
 import { createModelsHandler } from './routes/models.js'
-import { createV2Router } from './routes/v2.js'
+import { createV2Handlers } from './routes/v2.js'
+import { allowedMethods, expressPath, isV2, ROUTES, scopeOf, V2_PREFIX, type HandlerName } from './route-table.js'
 import { createHealthHandler, createInfoHandler, createMetricsHandler } from './routes/status.js'
 import { createBodyValidator } from './validate.js'
 
@@ -75,6 +76,27 @@ function withValidator (service: ServiceContext): AppContext {
   return { ...service, validator: createBodyValidator(service.config) }
 }
 
+/** Every handler of the route table, by name. */
+function createHandlers (ctx: AppContext): Record<HandlerName, RequestHandler> {
+  const spec = createPredictHandlers(ctx)
+  // Any model of the repository, by name, with the same bodies and answers as the spec's routes.
+  const named = createPredictHandlers(ctx, namedModel(ctx))
+  return {
+    predict: spec.predict,
+    batchPredict: spec.batchPredict,
+    explain: createExplainHandler(ctx),
+    health: createHealthHandler(ctx),
+    metrics: createMetricsHandler(ctx),
+    info: createInfoHandler(ctx),
+    models: createModelsHandler(ctx),
+    modelPredict: named.predict,
+    modelBatchPredict: named.batchPredict,
+    modelExplain: createExplainHandler(ctx, namedModel(ctx)),
+    ...createDocsHandlers(ctx),
+    ...createV2Handlers(ctx)
+  }
+}
+
 export function createApp (options: AppOptions): Express {
   const { config, isStopping = () => false } = options
   const ctx = withValidator(options.context ?? createService(options))
@@ -111,32 +133,29 @@ export function createApp (options: AppOptions): Express {
   app.use(helmet())
   app.use(cors())
 
-  const { predict, batchPredict } = createPredictHandlers(ctx)
   // No valid body of these routes nests past 2 or holds more than MAX_BATCH_SIZE texts and a
   // few fields; the margin lets validation name the field of a body that is only a little off.
-  const body = readJsonBody({ shape: { maxDepth: 8, maxValues: config.maxBatchSize + 64 }, requestTimeoutMs: config.requestTimeoutMs })
-  // With keys on, a route asks for its scope before it reads a body; probes (/health, GET /) stay open.
-  const predictKey = requireKey(ctx, 'predict')
-  // The routes that classify charge texts too, once the body is read.
-  const textsKey = requireKey(ctx, 'predict', true)
-  app.post('/predict', textsKey, body, predict)
-  app.post('/batch_predict', textsKey, body, batchPredict)
-  app.post('/explain', textsKey, body, createExplainHandler(ctx))
-  app.get('/health', createHealthHandler(ctx))
-  if (config.metricsRequireKey) app.get('/metrics', requireKey(ctx, 'metrics'), createMetricsHandler(ctx))
-  else app.get('/metrics', createMetricsHandler(ctx))
-  app.get('/', createInfoHandler(ctx))
-  // Any model of the repository, by name, with the same bodies and answers as the spec's routes.
-  const named = createPredictHandlers(ctx, namedModel(ctx))
-  app.get('/models', predictKey, createModelsHandler(ctx))
-  app.post('/models/:name/predict', textsKey, body, named.predict)
-  app.post('/models/:name/batch_predict', textsKey, body, named.batchPredict)
-  app.post('/models/:name/explain', textsKey, body, createExplainHandler(ctx, namedModel(ctx)))
-  app.use('/v2', createV2Router(ctx))
-  mountDocs(app, ctx)
-  for (const [path, allowed] of [['/predict', 'POST'], ['/batch_predict', 'POST'], ['/explain', 'POST'], ['/models', 'GET, HEAD'], ['/models/:name/predict', 'POST'], ['/models/:name/batch_predict', 'POST'], ['/models/:name/explain', 'POST'], ['/health', 'GET, HEAD'], ['/metrics', 'GET, HEAD'], ['/', 'GET, HEAD'], ['/openapi.json', 'GET, HEAD'], ['/docs', 'GET, HEAD']] as const) {
-    app.all(path, methodNotAllowed(allowed))
+  const bodies = {
+    json: readJsonBody({ shape: { maxDepth: 8, maxValues: config.maxBatchSize + 64 }, requestTimeoutMs: config.requestTimeoutMs }),
+    raw: readRawBody({ requestTimeoutMs: config.requestTimeoutMs })
   }
+  const handlers = createHandlers(ctx)
+  const v2 = express.Router({ caseSensitive: true, strict: true })
+  // Every route of the table: its access check (before any body is read), its body reader, its handler.
+  for (const route of ROUTES) {
+    const scope = scopeOf(route, config)
+    const chain: RequestHandler[] = []
+    if (scope !== null) chain.push(requireKey(ctx, scope, route.chargesTexts === true))
+    if (route.body !== undefined) chain.push(bodies[route.body])
+    chain.push(handlers[route.handler])
+    if (isV2(route)) v2[route.method](expressPath(route.path.slice(V2_PREFIX.length)) || '/', ...chain)
+    else app[route.method](expressPath(route.path), ...chain)
+  }
+  // V2's unknown routes and errors in its own `{"error"}` form.
+  v2.use((req, _res) => { throw new ServiceError('ERR_NOT_FOUND', `no route for ${req.method} ${V2_PREFIX}${req.path}`) })
+  v2.use(createErrorHandler(logger, ctx.prometheus, 'v2'))
+  app.use(V2_PREFIX, v2)
+  for (const [path, allowed] of allowedMethods()) app.all(expressPath(path), methodNotAllowed(allowed))
   app.use((req, _res) => { throw new ServiceError('ERR_NOT_FOUND', `no route for ${req.method} ${req.path}`) })
   app.use(createErrorHandler(logger, ctx.prometheus))
   const earlyAnswers: EarlyAnswers = {

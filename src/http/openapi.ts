@@ -5,6 +5,7 @@
  */
 import type { Config } from '../config.js'
 import { API_VERSION } from '../service/context.js'
+import { routeOf, scopeOf } from './route-table.js'
 import { DEFAULT_TOP_K, RESPONSE_SCHEMAS, requestSchemas } from './schemas.js'
 
 type Json = Record<string, unknown>
@@ -31,10 +32,6 @@ const preflight = (methods: string): Json => ({
   responses: { 204: { description: `Allowed: any origin, methods ${methods}` } }
 })
 
-/** The routes that need no key even with keys on: probes, the description, the docs. */
-const OPEN_PATHS = new Set(['/', '/health', '/openapi.json', '/docs', '/docs/{asset}', '/v2', '/v2/health/live', '/v2/health/ready', '/v2/models/{name}/ready', '/v2/models/{name}/versions/{version}/ready'])
-const ADMIN_PATHS = new Set(['/v2/repository/models/{name}/load', '/v2/repository/models/{name}/unload'])
-
 /**
  * With keys on (API_KEYS_FILE): the two ways to send one as security schemes (so the docs
  * page's Authorize button works), and on each operation the scope it needs and its 401, 403
@@ -54,10 +51,12 @@ function withKeys (doc: Json, metricsRequireKey: boolean): Json {
   for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, Json>>)) {
     const v2 = path.startsWith('/v2')
     const body = (detail: string): Json => json(v2 ? { type: 'object', required: ['error'], properties: { error: { type: 'string' } } } : ref('Error'), v2 ? { error: detail } : { detail })
-    const scope = OPEN_PATHS.has(path) || (path === '/metrics' && !metricsRequireKey) ? null : ADMIN_PATHS.has(path) ? 'admin' : path === '/metrics' ? 'metrics' : 'predict'
     for (const [method, operation] of Object.entries(item)) {
       if (method === 'parameters') continue
-      if (scope === null || method === 'options') {
+      // The route table's scope: what the app checks is what the document says.
+      const route = routeOf(path, method)
+      const scope = route === undefined ? null : scopeOf(route, { metricsRequireKey })
+      if (scope === null) {
         operation.security = []
         continue
       }
@@ -313,7 +312,7 @@ function v2Paths (): Json {
   const out: Record<string, Json> = {
     '/v2': get('v2ServerMetadata', 'Server metadata: name, version, the extensions implemented', { 200: v2Json('The server', { type: 'object', required: ['name', 'version', 'extensions'] }) }),
     '/v2/health/live': get('v2Live', 'Liveness: 200 {"live": true}', { 200: v2Json('Live') }),
-    '/v2/health/ready': get('v2Ready', 'Readiness: 200 {"ready": true} when the default model serves, else 503', { 200: v2Json('Ready'), 503: v2Error('Not ready', 'the default model is not ready') }),
+    '/v2/health/ready': get('v2Ready', 'Readiness: 200 {"ready": true} once every model found at start-up has settled (READY or UNAVAILABLE) and the default model serves (with STRICT_READINESS, while every model serves), else 503', { 200: v2Json('Ready'), 503: v2Error('Not ready', 'the default model is not ready') }),
     '/v2/repository/index': post('v2RepositoryIndex', 'Every model with its state and reason (body may be empty, or {"ready": true})', { 200: v2Json('The index', { type: 'array', items: { type: 'object', required: ['name', 'state', 'reason'] } }), 400: bad }),
     '/v2/repository/models/{name}/load': post('v2Load', 'Loads or reloads the model beside the version serving; 200 once every worker can serve it', { 200: v2Json('Loaded'), 404: unknown, 503: v2Error('The load failed (the old version, if any, still serves)', 'model spam failed to load: ...') }, [name]),
     '/v2/repository/models/{name}/unload': post('v2Unload', 'Unloads the model once its requests in flight have finished', { 200: v2Json('Unloaded'), 404: unknown }, [name])

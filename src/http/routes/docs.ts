@@ -5,7 +5,8 @@
  */
 import { createRequire } from 'node:module'
 import path from 'node:path'
-import type { Express } from 'express'
+import type { RequestHandler } from 'express'
+import { ServiceError } from '../../errors.js'
 import type { AppContext } from '../context.js'
 import { openApiDocument } from '../openapi.js'
 
@@ -31,12 +32,19 @@ const PAGE = `<!doctype html>
 const INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true, tryItOutEnabled: false })
 `
 
-export function mountDocs (app: Express, ctx: AppContext): void {
+const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png'])
+
+/** GET /openapi.json, GET /docs and GET /docs/{asset} (the page's script and Swagger UI's files). */
+export function createDocsHandlers (ctx: AppContext): { openapi: RequestHandler, docsPage: RequestHandler, docsAsset: RequestHandler } {
   const document = JSON.stringify(openApiDocument(ctx.config))
-  app.get('/openapi.json', (_req, res) => { res.type('application/json').send(document) })
-  app.get('/docs', (_req, res) => { res.type('text/html').send(PAGE) })
-  app.get('/docs/init.js', (_req, res) => { res.type('text/javascript').send(INIT) })
-  for (const file of ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png']) {
-    app.get(`/docs/${file}`, (_req, res) => { res.sendFile(path.join(SWAGGER_UI, file), { maxAge: '1d' }) })
+  return {
+    openapi: (_req, res) => { res.type('application/json').send(document) },
+    docsPage: (_req, res) => { res.type('text/html').send(PAGE) },
+    docsAsset: (req, res) => {
+      const asset = String(req.params.asset)
+      if (asset === 'init.js') res.type('text/javascript').send(INIT)
+      else if (ASSETS.has(asset)) res.sendFile(path.join(SWAGGER_UI, asset), { maxAge: '1d' })
+      else throw new ServiceError('ERR_NOT_FOUND', `no route for ${req.method} ${req.path}`)
+    }
   }
 }

@@ -6,20 +6,16 @@
  * exactly `application/json` (the one error handler's V2 form): unknown model 404, model not
  * ready 503, bad input 400.
  */
-import express, { type Request, type RequestHandler, type Router } from 'express'
-import { ServiceError } from '../../errors.js'
+import type { Request, RequestHandler } from 'express'
 import { V2InputError, type InferRequest, type TextLimits } from '../../protocol/v2/infer.js'
 import { inferResponse, parseInferRequest } from '../../protocol/v2/json-codec.js'
 import { V2Operations, type ModelTarget } from '../../protocol/v2/operations.js'
-import { V2_EXTENSIONS } from '../../protocol/v2/metadata.js'
-import { readRawBody } from '../body.js'
-import { chargeTexts, requireKey } from '../access.js'
+
+import { chargeTexts } from '../access.js'
 import type { AppContext } from '../context.js'
-import { createErrorHandler } from '../error-handler.js'
 import { JsonShapeScanner, type JsonShapeLimits } from '../json-shape.js'
 import { sendV2 } from '../send.js'
 
-export { V2_EXTENSIONS }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
@@ -64,63 +60,50 @@ function readIndexBody (req: Request): boolean {
   return ready === true
 }
 
-export function createV2Router (ctx: AppContext): Router {
-  const router = express.Router({ caseSensitive: true, strict: true })
+/** The V2 routes' handlers, by the route table's names (src/http/route-table.ts). */
+export function createV2Handlers (ctx: AppContext): Record<'v2ServerMetadata' | 'v2Live' | 'v2Ready' | 'v2ModelMetadata' | 'v2ModelReady' | 'v2Infer' | 'v2Index' | 'v2Load' | 'v2Unload', RequestHandler> {
   const v2 = new V2Operations(ctx)
-  const raw = readRawBody({ requestTimeoutMs: ctx.config.requestTimeoutMs })
-
-  router.get('/', (_req, res) => { sendV2(res, 200, v2.serverMetadata()) })
-  router.get('/health/live', (_req, res) => { sendV2(res, 200, v2.serverLive()) })
-  router.get('/health/ready', (_req, res) => {
-    const { ready } = v2.serverReady()
-    sendV2(res, ready ? 200 : 503, ready ? { ready } : { error: 'the server is not ready: models are still loading, or the default model does not serve' })
-  })
-
-  const meta: RequestHandler = (req, res) => { sendV2(res, 200, v2.modelMetadata(targetOf(req))) }
-  const ready: RequestHandler = (req, res) => {
-    const readiness = v2.modelReady(targetOf(req))
-    sendV2(res, readiness.ready ? 200 : 503, readiness)
-  }
-  const infer: RequestHandler = async (req, res) => {
-    const result = await v2.modelInfer(targetOf(req), limits => readInferBody(req, limits), {
-      startedAt: res.locals.startedAt as number,
-      chargeTexts: async n => { await chargeTexts(ctx, res, n) },
-      onModel: model => {
-        res.locals.model = model.name
-        res.locals.modelVersion = model.version
-      },
-      onTexts: n => { res.locals.texts = n }
-    })
-    const { body, headerLength } = inferResponse(result.request, result.outputs, result.model)
-    res.status(200)
-    if (headerLength !== undefined) {
-      res.setHeader('Content-Type', 'application/octet-stream')
-      res.setHeader('Inference-Header-Content-Length', headerLength)
-    } else {
-      res.setHeader('Content-Type', 'application/json')
+  return {
+    v2ServerMetadata: (_req, res) => { sendV2(res, 200, v2.serverMetadata()) },
+    v2Live: (_req, res) => { sendV2(res, 200, v2.serverLive()) },
+    v2Ready: (_req, res) => {
+      const { ready } = v2.serverReady()
+      sendV2(res, ready ? 200 : 503, ready ? { ready } : { error: 'the server is not ready: models are still loading, or the default model does not serve' })
+    },
+    v2ModelMetadata: (req, res) => { sendV2(res, 200, v2.modelMetadata(targetOf(req))) },
+    v2ModelReady: (req, res) => {
+      const readiness = v2.modelReady(targetOf(req))
+      sendV2(res, readiness.ready ? 200 : 503, readiness)
+    },
+    v2Infer: async (req, res) => {
+      const result = await v2.modelInfer(targetOf(req), limits => readInferBody(req, limits), {
+        startedAt: res.locals.startedAt as number,
+        chargeTexts: async n => { await chargeTexts(ctx, res, n) },
+        onModel: model => {
+          res.locals.model = model.name
+          res.locals.modelVersion = model.version
+        },
+        onTexts: n => { res.locals.texts = n }
+      })
+      const { body, headerLength } = inferResponse(result.request, result.outputs, result.model)
+      res.status(200)
+      if (headerLength !== undefined) {
+        res.setHeader('Content-Type', 'application/octet-stream')
+        res.setHeader('Inference-Header-Content-Length', headerLength)
+      } else {
+        res.setHeader('Content-Type', 'application/json')
+      }
+      res.setHeader('Content-Length', body.length)
+      res.end(body)
+    },
+    v2Index: (req, res) => { sendV2(res, 200, v2.repositoryIndex(readIndexBody(req))) },
+    v2Load: async (req, res) => {
+      await v2.repositoryLoad(String(req.params.name))
+      sendV2(res, 200, {})
+    },
+    v2Unload: async (req, res) => {
+      await v2.repositoryUnload(String(req.params.name))
+      sendV2(res, 200, {})
     }
-    res.setHeader('Content-Length', body.length)
-    res.end(body)
   }
-  // With keys on: metadata and inference need `predict`, loading and unloading `admin`; health and readiness stay open.
-  const predictKey = requireKey(ctx, 'predict')
-  const adminKey = requireKey(ctx, 'admin')
-  for (const base of ['/models/:name', '/models/:name/versions/:version']) {
-    router.get(base, predictKey, meta)
-    router.get(`${base}/ready`, ready)
-    router.post(`${base}/infer`, requireKey(ctx, 'predict', true), raw, infer)
-  }
-
-  router.post('/repository/index', predictKey, raw, (req, res) => { sendV2(res, 200, v2.repositoryIndex(readIndexBody(req))) })
-  router.post('/repository/models/:name/load', adminKey, raw, async (req, res) => {
-    await v2.repositoryLoad(String(req.params.name))
-    sendV2(res, 200, {})
-  })
-  router.post('/repository/models/:name/unload', adminKey, raw, async (req, res) => {
-    await v2.repositoryUnload(String(req.params.name))
-    sendV2(res, 200, {})
-  })
-  router.use((req, _res) => { throw new ServiceError('ERR_NOT_FOUND', `no route for ${req.method} /v2${req.path}`) })
-  router.use(createErrorHandler(ctx.logger, ctx.prometheus, 'v2'))
-  return router
 }

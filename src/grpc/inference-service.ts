@@ -8,7 +8,7 @@ import { status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceIm
 import type { ApiKey, Scope } from '../access/access-control.js'
 import { AccessDenied } from '../access/denial.js'
 import { ServiceError } from '../errors.js'
-import { V2Operations, type ModelTarget } from '../protocol/v2/operations.js'
+import { OPERATION_SCOPES, V2Operations, type ModelTarget } from '../protocol/v2/operations.js'
 import type { ServedModel } from '../repository/model-repository.js'
 import type { ServiceContext } from '../service/context.js'
 import { inferResponseMessage, readInferRequest, type ModelInferRequest } from './infer-messages.js'
@@ -17,21 +17,17 @@ import { toGrpcError } from './status.js'
 /** What the gRPC services use of the app's context: the very objects REST uses. */
 export type GrpcContext = Pick<ServiceContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<ServiceContext, 'prometheus' | 'access'>>
 
-/**
- * The scope each RPC needs with keys on, as REST's routes: liveness, readiness and server
- * metadata stay open (probes carry no key), models' metadata and inference need `predict`,
- * loading and unloading `admin`.
- */
+/** The scope each RPC needs with keys on: its operation's, as REST's routes have it. */
 const SCOPES: Readonly<Record<string, Scope | null>> = {
-  ServerLive: null,
-  ServerReady: null,
-  ModelReady: null,
-  ServerMetadata: null,
-  ModelMetadata: 'predict',
-  ModelInfer: 'predict',
-  RepositoryIndex: 'predict',
-  RepositoryModelLoad: 'admin',
-  RepositoryModelUnload: 'admin'
+  ServerLive: OPERATION_SCOPES.serverLive,
+  ServerReady: OPERATION_SCOPES.serverReady,
+  ModelReady: OPERATION_SCOPES.modelReady,
+  ServerMetadata: OPERATION_SCOPES.serverMetadata,
+  ModelMetadata: OPERATION_SCOPES.modelMetadata,
+  ModelInfer: OPERATION_SCOPES.modelInfer,
+  RepositoryIndex: OPERATION_SCOPES.repositoryIndex,
+  RepositoryModelLoad: OPERATION_SCOPES.repositoryLoad,
+  RepositoryModelUnload: OPERATION_SCOPES.repositoryUnload
 }
 
 /** A handler of one RPC; `never` takes each handler's own request type (and the call's info). */

@@ -6,6 +6,7 @@
  */
 import type { Scope } from '../access/access-control.js'
 import type { Config } from '../config.js'
+import { OPERATION_SCOPES } from '../protocol/v2/operations.js'
 
 /** The handlers the app builds (src/http/app.ts), by name. */
 export type HandlerName =
@@ -47,17 +48,18 @@ export const ROUTES: readonly RouteSpec[] = [
   { method: 'get', path: '/openapi.json', scope: null, handler: 'openapi' },
   { method: 'get', path: '/docs', scope: null, handler: 'docsPage' },
   { method: 'get', path: '/docs/{asset}', scope: null, handler: 'docsAsset' },
-  { method: 'get', path: '/v2', scope: null, handler: 'v2ServerMetadata' },
-  { method: 'get', path: '/v2/health/live', scope: null, handler: 'v2Live' },
-  { method: 'get', path: '/v2/health/ready', scope: null, handler: 'v2Ready' },
+  // V2's scopes are its operations' (gRPC's RPCs take the same).
+  { method: 'get', path: '/v2', scope: OPERATION_SCOPES.serverMetadata, handler: 'v2ServerMetadata' },
+  { method: 'get', path: '/v2/health/live', scope: OPERATION_SCOPES.serverLive, handler: 'v2Live' },
+  { method: 'get', path: '/v2/health/ready', scope: OPERATION_SCOPES.serverReady, handler: 'v2Ready' },
   ...['/v2/models/{name}', '/v2/models/{name}/versions/{version}'].flatMap((base): RouteSpec[] => [
-    { method: 'get', path: base, scope: 'predict', handler: 'v2ModelMetadata' },
-    { method: 'get', path: `${base}/ready`, scope: null, handler: 'v2ModelReady' },
-    { method: 'post', path: `${base}/infer`, scope: 'predict', chargesTexts: true, body: raw, handler: 'v2Infer' }
+    { method: 'get', path: base, scope: OPERATION_SCOPES.modelMetadata, handler: 'v2ModelMetadata' },
+    { method: 'get', path: `${base}/ready`, scope: OPERATION_SCOPES.modelReady, handler: 'v2ModelReady' },
+    { method: 'post', path: `${base}/infer`, scope: OPERATION_SCOPES.modelInfer, chargesTexts: true, body: raw, handler: 'v2Infer' }
   ]),
-  { method: 'post', path: '/v2/repository/index', scope: 'predict', body: raw, handler: 'v2Index' },
-  { method: 'post', path: '/v2/repository/models/{name}/load', scope: 'admin', body: raw, handler: 'v2Load' },
-  { method: 'post', path: '/v2/repository/models/{name}/unload', scope: 'admin', body: raw, handler: 'v2Unload' }
+  { method: 'post', path: '/v2/repository/index', scope: OPERATION_SCOPES.repositoryIndex, body: raw, handler: 'v2Index' },
+  { method: 'post', path: '/v2/repository/models/{name}/load', scope: OPERATION_SCOPES.repositoryLoad, body: raw, handler: 'v2Load' },
+  { method: 'post', path: '/v2/repository/models/{name}/unload', scope: OPERATION_SCOPES.repositoryUnload, body: raw, handler: 'v2Unload' }
 ]
 
 /** The scope `route` needs under `config`; null: open. */

@@ -6,6 +6,7 @@
  * what they return; every failure is a ServiceError of the one table, which each transport
  * answers in its own form (src/service/error-answer.ts).
  */
+import type { Scope } from '../../access/access-control.js'
 import { ServiceError } from '../../errors.js'
 import type { ScoreResult } from '../../pool/messages.js'
 import { withinTime } from '../../pool/request-time.js'
@@ -67,6 +68,23 @@ export interface ModelTarget {
   readonly name: string
   readonly version?: string | undefined
 }
+
+/**
+ * The key scope each operation needs with keys on, for every transport: liveness, readiness
+ * and server metadata stay open (probes carry no key), models' metadata, inference and the
+ * index need `predict`, loading and unloading `admin`.
+ */
+export const OPERATION_SCOPES = Object.freeze({
+  serverLive: null,
+  serverReady: null,
+  serverMetadata: null,
+  modelReady: null,
+  modelMetadata: 'predict',
+  modelInfer: 'predict',
+  repositoryIndex: 'predict',
+  repositoryLoad: 'admin',
+  repositoryUnload: 'admin'
+} satisfies Record<string, Scope | null>)
 
 /** What the operations use of the service's context. */
 export type V2Context = Pick<ServiceContext, 'config' | 'pool' | 'metrics' | 'repository'>

@@ -58,8 +58,8 @@ async function load (url: string, route: 'predict' | 'v2', texts: readonly strin
   return { textsPerSecond: r.requests.average * 50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts }
 }
 
-/** ModelInfer calls of 50 texts, 50 at a time, for `seconds`: texts per second. */
-async function grpcLoad (port: number, texts: readonly string[], seconds: number): Promise<number> {
+/** ModelInfer calls of 50 texts to `model`, `concurrency` at a time, for `seconds`: texts per second. */
+export async function grpcLoad (port: number, texts: readonly string[], seconds: number, model = 'm0', concurrency = 50): Promise<number> {
   const client = new (loadServices().inference)(`127.0.0.1:${port}`, credentials.createInsecure()) as Client & Record<string, (m: object, cb: (err: Error | null) => void) => void>
   let k = 0
   let done = 0
@@ -74,13 +74,13 @@ async function grpcLoad (port: number, texts: readonly string[], seconds: number
         return Buffer.concat([length, text])
       }))
       await new Promise<void>((resolve, reject) => {
-        client.ModelInfer!({ model_name: 'm0', inputs: [{ name: 'text', datatype: 'BYTES', shape: [50] }], raw_input_contents: [raw], outputs: [{ name: 'predict' }] }, err => { if (err === null) resolve(); else reject(err) })
+        client.ModelInfer!({ model_name: model, inputs: [{ name: 'text', datatype: 'BYTES', shape: [50] }], raw_input_contents: [raw], outputs: [{ name: 'predict' }] }, err => { if (err === null) resolve(); else reject(err) })
       })
       done += 50
     }
   }
   const started = performance.now()
-  await Promise.all(Array.from({ length: 50 }, call))
+  await Promise.all(Array.from({ length: concurrency }, call))
   const rate = done / ((performance.now() - started) / 1000)
   client.close()
   return rate

@@ -10,8 +10,7 @@ import { status, type Client, type ServiceError } from '@grpc/grpc-js'
 import { expect } from 'chai'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import request from 'supertest'
 import { parseConfig, type Config } from '../../src/config.js'
@@ -26,26 +25,14 @@ import type { Logger } from '../../src/logger.js'
 import type { ClassifierPool } from '../../src/pool/classifier-pool.js'
 import { readBinaryTexts, V2InputError, writeBinaryStrings } from '../../src/protocol/v2/infer.js'
 import { openRepository } from '../../src/repository/open.js'
-import { FIXTURES, ROOT } from '../helpers/paths.js'
+import { ROOT } from '../helpers/paths.js'
+import { makeThreeModelRepository } from '../helpers/repositories.js'
 import { clientOf, failure, unary } from '../helpers/grpc-client.js'
 import { HOOKED_WORKER } from '../helpers/service.js'
 
 const SERVICES = loadServices()
 const TEXTS = ['a wonderful, moving film', 'dull and lifeless', 'café au lait, très bien', 'not good at all']
 
-/** A repository: sentiment (the shipped model, versioned 1), spam (an app's fixture), hostile (refused at load). */
-function makeRepository (): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'tfidf-grpc-'))
-  mkdirSync(path.join(root, 'sentiment', '1'), { recursive: true })
-  for (const f of ['final_best_model.pkl', 'tfidf_vectorizer.pkl']) copyFileSync(path.join(ROOT, 'models', f), path.join(root, 'sentiment', '1', f))
-  cpSync(path.join(FIXTURES, 'apps', '1.2.1', 'sms-porter'), path.join(root, 'spam'), { recursive: true })
-  const settings = JSON.parse(readFileSync(path.join(root, 'spam', 'model-settings.json'), 'utf8')) as { name?: string }
-  delete settings.name
-  writeFileSync(path.join(root, 'spam', 'model-settings.json'), JSON.stringify(settings))
-  mkdirSync(path.join(root, 'hostile'))
-  copyFileSync(path.join(FIXTURES, 'hostile', 'self-list.pkl'), path.join(root, 'hostile', 'model.pkl'))
-  return root
-}
 
 interface OutputTensor { name: string, datatype: string, shape: number[], contents: { bytes_contents: Buffer[], fp64_contents: number[] } | null }
 interface InferResponse { model_name: string, model_version: string, id: string, outputs: OutputTensor[], raw_output_contents: Buffer[] }
@@ -92,7 +79,7 @@ describe('the gRPC service', function () {
   const logged: Array<Record<string, unknown>> = []
 
   before(async () => {
-    root = makeRepository()
+    root = makeThreeModelRepository('tfidf-grpc-')
     config = parseConfig({ MODEL_REPOSITORY: root, DEFAULT_MODEL: 'sentiment', WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'silent' })
     const opened = await openRepository(config)
     pool = opened.pool

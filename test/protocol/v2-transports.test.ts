@@ -6,9 +6,7 @@
  */
 import { status, type Client } from '@grpc/grpc-js'
 import { expect } from 'chai'
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { rmSync } from 'node:fs'
 import request from 'supertest'
 import { parseConfig } from '../../src/config.js'
 import { ERROR_CODES, type ErrorCode } from '../../src/errors.js'
@@ -22,25 +20,12 @@ import { openRepository } from '../../src/repository/open.js'
 import { createService } from '../../src/service/create-service.js'
 import { clientOf } from '../helpers/grpc-client.js'
 import { writeKeyFile, type KeyFile } from '../helpers/keys.js'
-import { FIXTURES, ROOT } from '../helpers/paths.js'
+import { makeThreeModelRepository } from '../helpers/repositories.js'
 import { HOOKED_WORKER } from '../helpers/service.js'
 
 const SERVICES = loadServices()
 const TEXTS = ['a wonderful, moving film', 'dull and lifeless', 'not good at all']
 
-function makeRepository (): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'tfidf-v2-both-'))
-  mkdirSync(path.join(root, 'sentiment', '1'), { recursive: true })
-  for (const f of ['final_best_model.pkl', 'tfidf_vectorizer.pkl']) copyFileSync(path.join(ROOT, 'models', f), path.join(root, 'sentiment', '1', f))
-  cpSync(path.join(FIXTURES, 'apps', '1.2.1', 'sms-porter'), path.join(root, 'spam'), { recursive: true })
-  // Named by its folder: the fixture's settings name it sms-porter.
-  const settings = JSON.parse(readFileSync(path.join(root, 'spam', 'model-settings.json'), 'utf8')) as { name?: string }
-  delete settings.name
-  writeFileSync(path.join(root, 'spam', 'model-settings.json'), JSON.stringify(settings))
-  mkdirSync(path.join(root, 'hostile'))
-  copyFileSync(path.join(FIXTURES, 'hostile', 'self-list.pkl'), path.join(root, 'hostile', 'model.pkl'))
-  return root
-}
 
 /** One request in both wire forms: REST's method, path and JSON body; gRPC's RPC and message. */
 interface Pair {
@@ -103,7 +88,7 @@ describe('REST V2 and gRPC over the same operations', function () {
   let keys: KeyFile
 
   before(async () => {
-    root = makeRepository()
+    root = makeThreeModelRepository('tfidf-v2-both-')
     keys = writeKeyFile([
       { id: 'user', scopes: ['predict'] },
       { id: 'admin', scopes: ['predict', 'admin'] },

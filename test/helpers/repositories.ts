@@ -1,0 +1,20 @@
+/** Model repositories for tests, in fresh temporary folders. */
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { FIXTURES, ROOT } from './paths.js'
+
+/** sentiment (the shipped model, versioned 1), spam (an app's fixture, named by its folder), hostile (refused at load). */
+export function makeThreeModelRepository (prefix: string): string {
+  const root = mkdtempSync(path.join(tmpdir(), prefix))
+  mkdirSync(path.join(root, 'sentiment', '1'), { recursive: true })
+  for (const f of ['final_best_model.pkl', 'tfidf_vectorizer.pkl']) copyFileSync(path.join(ROOT, 'models', f), path.join(root, 'sentiment', '1', f))
+  cpSync(path.join(FIXTURES, 'apps', '1.2.1', 'sms-porter'), path.join(root, 'spam'), { recursive: true })
+  // The fixture's settings name it sms-porter; the folder's name serves when the settings give none.
+  const settings = JSON.parse(readFileSync(path.join(root, 'spam', 'model-settings.json'), 'utf8')) as { name?: string }
+  delete settings.name
+  writeFileSync(path.join(root, 'spam', 'model-settings.json'), JSON.stringify(settings))
+  mkdirSync(path.join(root, 'hostile'))
+  copyFileSync(path.join(FIXTURES, 'hostile', 'self-list.pkl'), path.join(root, 'hostile', 'model.pkl'))
+  return root
+}

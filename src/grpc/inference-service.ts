@@ -139,8 +139,8 @@ export function createInferenceService (ctx: GrpcContext): UntypedServiceImpleme
     },
     RepositoryModelLoad: async (req: { repository_name: string, model_name: string }) => {
       checkRepositoryName(req.repository_name)
-      const entry = await ctx.repository.load(req.model_name)
-      if (entry.state !== 'READY' || entry.reason !== '') throw new ServiceError('ERR_MODEL_NOT_READY', `model ${entry.name} failed to load: ${entry.reason}`)
+      const outcome = await ctx.repository.loadOutcome(req.model_name)
+      if (!outcome.loaded) throw new ServiceError('ERR_MODEL_NOT_READY', `model ${outcome.name} failed to load: ${outcome.reason}`)
       return {}
     },
     RepositoryModelUnload: async (req: { repository_name: string, model_name: string }) => {

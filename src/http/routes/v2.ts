@@ -135,8 +135,8 @@ export function createV2Router (ctx: AppContext): Router {
     sendV2(res, 200, entries.map(e => ({ name: e.name, version: e.served?.version ?? e.versions[e.versions.length - 1] ?? '', state: e.state, reason: e.reason })))
   })
   router.post('/repository/models/:name/load', adminKey, raw, async (req, res) => {
-    const entry = await ctx.repository.load(String(req.params.name))
-    if (entry.state !== 'READY' || entry.reason !== '') throw new ServiceError('ERR_MODEL_NOT_READY', `model ${entry.name} failed to load: ${entry.reason}`)
+    const outcome = await ctx.repository.loadOutcome(String(req.params.name))
+    if (!outcome.loaded) throw new ServiceError('ERR_MODEL_NOT_READY', `model ${outcome.name} failed to load: ${outcome.reason}`)
     sendV2(res, 200, {})
   })
   router.post('/repository/models/:name/unload', adminKey, raw, async (req, res) => {

@@ -46,7 +46,8 @@ export const ERROR_CODES = Object.freeze({
   ERR_WORKER_UNAVAILABLE: { statusCode: 503, message: 'no worker is available' },
   ERR_METRICS_FAILED: { statusCode: 503, message: 'metrics collection failed' },
   ERR_REQUEST_TIMEOUT: { statusCode: 503, message: 'request timed out' },
-  ERR_INTERNAL: { statusCode: 500, message: 'Internal server error' }
+  ERR_INTERNAL: { statusCode: 500, message: 'Internal server error' },
+  ERR_QUEUE_TIMEOUT: { statusCode: 503, message: 'no worker was free in time, retry shortly' }
 } satisfies Record<string, CodeSpec>)
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -159,7 +159,7 @@ export class ClassifierPool {
     }
     let statuses: WorkerStatus[]
     try {
-      statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.settingsFile ?? null, options.workers)
+      statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.workers)
     } catch (err) {
       publisher.close()
       await piscina.destroy()
@@ -189,7 +189,7 @@ export class ClassifierPool {
   async addModel (key: string, spec: ModelSpec): Promise<ModelStatus> {
     const started = performance.now()
     const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null)
-    const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, spec.settingsFile, this.#workers)
+    const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, this.#workers)
     const model = modelStatus(decoded, statuses, performance.now() - started)
     this.#models.set(key, model)
     return model
@@ -368,8 +368,9 @@ function isAbort (err: unknown): boolean {
  * worker (a worker takes one such task at a time and answers once the model is created).
  * @throws ServiceError when a worker cannot create it (the key is dropped again).
  */
-async function publishAndCreate (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, key: string, decoded: DecodedModel, settingsFile: string | null, workers: number): Promise<WorkerStatus[]> {
-  publisher.publish(key, { state: decoded.state, settingsFile })
+async function publishAndCreate (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, key: string, decoded: DecodedModel, workers: number): Promise<WorkerStatus[]> {
+  // The settings and functions module as the decoding read them, not the files again.
+  publisher.publish(key, { state: decoded.state, app: decoded.app })
   const statuses = await Promise.all(Array.from({ length: workers }, async () =>
     await piscina.run({ model: key } satisfies StatusTask, { name: 'status' }) as unknown as WorkerStatus))
   const failed = statuses.find(s => !s.ok)

@@ -35,6 +35,7 @@ describe('waiting for a worker', function () {
       const started = Date.now()
       const waited = await request(service.app).post('/predict').send({ texts: ['__sleep_600__'] })
       const took = Date.now() - started
+      expect([waited.status, waited.body.detail]).to.deep.equal([200, undefined])
       expect(took).to.be.above(1500)
       for (const r of await Promise.all(busy)) expect(r.status).to.equal(200)
       // The same request on idle workers: the answer it should have had.

@@ -38,8 +38,8 @@ export interface PoolOptions {
   readonly predictionTimeoutMs: number
   /**
    * The longest a request waits in line for an admission slot, and each chunk for a worker;
-   * past it, 503 ERR_QUEUE_TIMEOUT. Defaults to predictionTimeoutMs (no wait is longer than
-   * the whole request could take before the timeout counted from the start of work).
+   * past it, 503 ERR_QUEUE_TIMEOUT. Defaults to predictionTimeoutMs: no request waits longer
+   * than it could when that timeout counted the wait too.
    */
   readonly queueTimeoutMs?: number
   readonly maxConcurrentRequests: number

@@ -44,6 +44,8 @@ export interface Config {
   readonly enableMetrics: boolean
   readonly workers: number
   readonly predictionTimeoutMs: number
+  /** QUEUE_TIMEOUT_MS: the longest a request waits for a slot, and a chunk for a free worker (default PREDICTION_TIMEOUT_MS). */
+  readonly queueTimeoutMs: number
   readonly requestTimeoutMs: number
   readonly maxConcurrentRequests: number
   readonly maxQueue: number
@@ -94,6 +96,7 @@ const SCHEMA = {
     ENABLE_METRICS: { type: 'boolean', default: true },
     WORKERS: int(1, 1024),
     PREDICTION_TIMEOUT_MS: int(1, 3_600_000, 10000),
+    QUEUE_TIMEOUT_MS: int(1, 3_600_000),
     REQUEST_TIMEOUT_MS: int(1, 3_600_000, 30000),
     MAX_CONCURRENT_REQUESTS: int(1, 1_000_000, 50),
     MAX_QUEUE: int(0, 10_000_000, 200),
@@ -160,6 +163,7 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     enableMetrics: v.ENABLE_METRICS as boolean,
     workers: (v.WORKERS as number | undefined) ?? availableParallelism(),
     predictionTimeoutMs: v.PREDICTION_TIMEOUT_MS as number,
+    queueTimeoutMs: (v.QUEUE_TIMEOUT_MS as number | undefined) ?? v.PREDICTION_TIMEOUT_MS as number,
     requestTimeoutMs: v.REQUEST_TIMEOUT_MS as number,
     maxConcurrentRequests: v.MAX_CONCURRENT_REQUESTS as number,
     maxQueue: v.MAX_QUEUE as number,

@@ -78,7 +78,8 @@ export const ERROR_CODES = Object.freeze({
   ERR_INTERNAL: { statusCode: 500, grpc: INTERNAL, message: 'Internal server error' },
   ERR_V2_INPUT: { statusCode: 400, grpc: INVALID_ARGUMENT, message: 'the inference request is not one the protocol allows' },
   ERR_UNIMPLEMENTED: { statusCode: 501, grpc: UNIMPLEMENTED, message: 'not implemented' },
-  ERR_CONTENT_ENCODING: { statusCode: 415, grpc: UNIMPLEMENTED, message: 'request body has a content coding this service does not decode' }
+  ERR_CONTENT_ENCODING: { statusCode: 415, grpc: UNIMPLEMENTED, message: 'request body has a content coding this service does not decode' },
+  ERR_QUEUE_TIMEOUT: { statusCode: 503, grpc: UNAVAILABLE, message: 'no worker was free in time, retry shortly' }
 } satisfies Record<string, CodeSpec>)
 
 export type ErrorCode = keyof typeof ERROR_CODES

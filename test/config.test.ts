@@ -37,6 +37,7 @@ describe('parseConfig', () => {
       enableMetrics: true,
       workers: availableParallelism(),
       predictionTimeoutMs: 10000,
+      queueTimeoutMs: 10000,
       requestTimeoutMs: 30000,
       maxConcurrentRequests: 50,
       maxQueue: 200,

@@ -30,7 +30,7 @@ const subscriber = new ModelSubscriber(init.modelChannel, key => { models.delete
 async function make (key: string): Promise<Made> {
   const model = await subscriber.receive(key)
   try {
-    return { predictor: await createServedPredictor(model.state, model.settingsFile), model }
+    return { predictor: await createServedPredictor(model.state, model.app), model }
   } catch (err) {
     if (err instanceof ServiceError) return { failure: { ok: false, code: err.code, message: err.message } }
     return { failure: { ok: false, code: 'ERR_INTERNAL', message: String(err) } }

@@ -15,9 +15,9 @@ const request = workerData as DecodeRequest
 
 async function decode (): Promise<DecodeReply> {
   try {
-    const { state, info, notes } = await decodeServedModel({ paths: request.paths, settingsFile: request.settingsFile, labels: request.labels })
+    const { state, info, notes, app } = await decodeServedModel({ paths: request.paths, settingsFile: request.settingsFile, labels: request.labels })
     const shared = shareState(state)
-    return { ok: true, state: shared.state, bytes: shared.bytes, info, notes }
+    return { ok: true, state: shared.state, bytes: shared.bytes, info, notes, app }
   } catch (err) {
     // Errors lose their class and code across threads: they cross as data.
     if (err instanceof ServiceError) return { ok: false, code: err.code, detail: err.detail, file: err.file, offset: err.offset }

@@ -33,7 +33,7 @@ export function createErrorHandler (logger: Logger, prometheus: PrometheusMetric
       logger.error('internal server error', { error_id: answer.errorId, request_id: res.locals.requestId, ...internalDetails(err) })
     } else if (status === 503) {
       prometheus?.rejected(answer.code)
-      if (answer.code === 'ERR_PREDICTION_TIMEOUT' || answer.code === 'ERR_REQUEST_TIMEOUT') logger.warn('timeout', { request_id: res.locals.requestId, cause: answer.code, detail: answer.message })
+      if (answer.code === 'ERR_PREDICTION_TIMEOUT' || answer.code === 'ERR_REQUEST_TIMEOUT' || answer.code === 'ERR_QUEUE_TIMEOUT') logger.warn('timeout', { request_id: res.locals.requestId, cause: answer.code, detail: answer.message })
     }
     setFields(res, answer, status)
     if (form === 'v2') {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { ServiceError } from '../errors.js'
 import { readPickleFile } from '../pickle/read-pickle-file.js'
 import { compilePreprocess } from '../preprocess/compile-steps.js'
-import { loadUserFunctions, type UserFunctions } from '../preprocess/user-functions.js'
+import { loadUserFunctions, readFunctionsModule, type FunctionsModule, type UserFunctions } from '../preprocess/user-functions.js'
 import { readModelSettings, type LabelSource, type ModelSettings } from '../settings/model-settings.js'
 import { createPredictor, decodeModel, loadModel, type LoadedModel, type ModelPaths, type ModelState } from '../sklearn/load-model.js'
 import type { ModelInfo } from '../sklearn/predictor.js'
@@ -36,10 +36,27 @@ interface AppParts {
   readonly prepare: ((text: string) => string) | null
 }
 
-async function appParts (settingsFile: string | null): Promise<AppParts> {
-  if (settingsFile === null) return { settings: null, functions: null, prepare: null }
+/**
+ * A model's settings and functions module as its load read them, once: the decoding thread
+ * reads them and every worker serving that load builds from these (plain data), never from
+ * the files, which may have changed since.
+ */
+export interface AppSource {
+  readonly settings: ModelSettings
+  readonly functions: FunctionsModule | null
+}
+
+/** Reads a model's settings file and the functions module it names, or null for none. */
+export function readAppSource (settingsFile: string | null): AppSource | null {
+  if (settingsFile === null) return null
   const settings = readModelSettings(settingsFile)
-  const functions = settings.functions === null ? null : await loadUserFunctions(settings.functions)
+  return { settings, functions: settings.functions === null ? null : readFunctionsModule(settings.functions) }
+}
+
+async function appParts (source: AppSource | null): Promise<AppParts> {
+  if (source === null) return { settings: null, functions: null, prepare: null }
+  const { settings } = source
+  const functions = source.functions === null ? null : await loadUserFunctions(source.functions)
   return { settings, functions, prepare: compilePreprocess(settings.preprocess, functions, settings.file) }
 }
 
@@ -81,23 +98,24 @@ export async function appLabels (source: LabelSource, classes: readonly string[]
  * Reads, checks and decodes a model with its settings (the thread that decodes).
  * @throws ServiceError naming the file and the problem, the settings file included.
  */
-export async function decodeServedModel (spec: ServedModelSpec): Promise<{ state: ServedModelState, info: ModelInfo, notes: string[] }> {
-  const { settings, functions, prepare } = await appParts(spec.settingsFile)
+export async function decodeServedModel (spec: ServedModelSpec): Promise<{ state: ServedModelState, info: ModelInfo, notes: string[], app: AppSource | null }> {
+  const app = readAppSource(spec.settingsFile)
+  const { settings, functions, prepare } = await appParts(app)
   const { state, info, notes } = await decodeModel(spec.paths, { functions, prepare })
   const source = spec.labels ?? settings?.labels ?? null
   const labels = source === null ? null : await appLabels(source, info.classes, settings?.file ?? ('file' in source ? source.file : 'labels'))
-  return { state: { ...state, labels }, info: labels === null ? info : { ...info, classes: labels }, notes }
+  return { state: { ...state, labels }, info: labels === null ? info : { ...info, classes: labels }, notes, app }
 }
 
-/** The working predictor of a decoded model (a worker), with the app's functions and cleaning. */
-export async function createServedPredictor (state: ServedModelState, settingsFile: string | null): Promise<ReturnType<typeof createPredictor>> {
-  const { functions, prepare } = await appParts(settingsFile)
+/** The working predictor of a decoded model (a worker), with the app's functions and cleaning as its load read them. */
+export async function createServedPredictor (state: ServedModelState, app: AppSource | null): Promise<ReturnType<typeof createPredictor>> {
+  const { functions, prepare } = await appParts(app)
   return createPredictor(state, { functions, prepare, labels: state.labels })
 }
 
 /** Loads a model with its settings in this thread (the CLI). */
 export async function loadServedModel (spec: ServedModelSpec): Promise<LoadedModel> {
-  const { settings, functions, prepare } = await appParts(spec.settingsFile)
+  const { settings, functions, prepare } = await appParts(readAppSource(spec.settingsFile))
   const loaded = await loadModel(spec.paths, { functions, prepare })
   const source = spec.labels ?? settings?.labels ?? null
   if (source === null) return loaded

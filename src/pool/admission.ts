@@ -26,14 +26,31 @@ export class Admission {
     return this.#waiting.length
   }
 
-  /** @throws ServiceError ERR_QUEUE_FULL when both the active slots and the line are full. */
-  async acquire (): Promise<void> {
+  /**
+   * Takes a slot, waiting in line at most `waitMs` for one.
+   * @throws ServiceError ERR_QUEUE_FULL when both the active slots and the line are full,
+   * ERR_QUEUE_TIMEOUT when no slot came free within `waitMs`.
+   */
+  async acquire (waitMs: number = Infinity): Promise<void> {
     if (this.#active < this.#maxActive) {
       this.#active++
       return
     }
     if (this.#waiting.length >= this.#maxWaiting) throw new ServiceError('ERR_QUEUE_FULL')
-    await new Promise<void>(resolve => this.#waiting.push(resolve))
+    await new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined
+      const take = (): void => {
+        clearTimeout(timer)
+        resolve()
+      }
+      this.#waiting.push(take)
+      if (waitMs === Infinity) return
+      timer = setTimeout(() => {
+        // Out of the line: release() never hands this one a slot.
+        this.#waiting.splice(this.#waiting.indexOf(take), 1)
+        reject(new ServiceError('ERR_QUEUE_TIMEOUT', `waited ${waitMs} ms for a worker`))
+      }, waitMs)
+    })
   }
 
   /** Hands the slot to the next in line, or frees it. */

@@ -11,6 +11,7 @@ import type { LineFormat, LinesResult } from '../prediction-lines.js'
 import type { Explanation } from '../sklearn/explain.js'
 import { Admission } from './admission.js'
 import { TaskAbort } from './task-abort.js'
+import { StartingQueue, TaskClock, type Overrun } from './task-clock.js'
 import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
@@ -33,8 +34,14 @@ export interface PoolOptions {
   readonly labels?: LabelSource | null
   /** Worker threads. */
   readonly workers: number
-  /** Per chunk; past it the chunk's worker is replaced and the request gets 503. */
+  /** Per chunk, from the moment a worker takes it; past it the chunk's worker is replaced and the request gets 503. */
   readonly predictionTimeoutMs: number
+  /**
+   * The longest a request waits in line for an admission slot, and each chunk for a worker;
+   * past it, 503 ERR_QUEUE_TIMEOUT. Defaults to predictionTimeoutMs: no request waits longer
+   * than it could when that timeout counted the wait too.
+   */
+  readonly queueTimeoutMs?: number
   readonly maxConcurrentRequests: number
   readonly maxQueue: number
   /** The worker module; tests point it at a wrapper with hooks. Defaults to workers/classify.js. */
@@ -73,6 +80,9 @@ export interface ModelSpec {
 
 type Task = ClassifyTask | LinesTask | ExplainTask | StatusTask
 
+/** Hands one task of a request to Piscina under the request's abort and clocks. */
+type TaskRunner = (task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[] }) => Promise<ClassifyResult>
+
 export class ClassifierPool {
   /** What each worker reported holding of the first model when it started. */
   readonly workerMemory: readonly WorkerMemory[]
@@ -85,6 +95,7 @@ export class ClassifierPool {
   readonly #publisher: ModelPublisher
   readonly #admission: Admission
   readonly #timeoutMs: number
+  readonly #queueTimeoutMs: number
   #closed = false
   readonly #starts: WorkerStarts
 
@@ -96,6 +107,7 @@ export class ClassifierPool {
     this.workerMemory = workerMemory
     this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
     this.#timeoutMs = options.predictionTimeoutMs
+    this.#queueTimeoutMs = options.queueTimeoutMs ?? options.predictionTimeoutMs
     this.#starts = starts
   }
 
@@ -110,7 +122,7 @@ export class ClassifierPool {
    * @throws ServiceError naming the model file and the problem when it cannot be served.
    */
   static async start (options: PoolOptions, onWorkerError: (err: unknown) => void = () => {}): Promise<ClassifierPool> {
-    for (const [name, value] of [['workers', options.workers], ['predictionTimeoutMs', options.predictionTimeoutMs]] as const) {
+    for (const [name, value] of [['workers', options.workers], ['predictionTimeoutMs', options.predictionTimeoutMs], ['queueTimeoutMs', options.queueTimeoutMs ?? 1]] as const) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be an integer >= 1`)
     }
     const started = performance.now()
@@ -123,6 +135,8 @@ export class ClassifierPool {
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: Infinity,
+      // Tells each request's clock when a worker takes its task (task-clock.ts).
+      taskQueue: new StartingQueue(),
       workerData: init,
       resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }
     })
@@ -145,7 +159,7 @@ export class ClassifierPool {
     }
     let statuses: WorkerStatus[]
     try {
-      statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.settingsFile ?? null, options.workers)
+      statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.workers)
     } catch (err) {
       publisher.close()
       await piscina.destroy()
@@ -175,7 +189,7 @@ export class ClassifierPool {
   async addModel (key: string, spec: ModelSpec): Promise<ModelStatus> {
     const started = performance.now()
     const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null)
-    const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, spec.settingsFile, this.#workers)
+    const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, this.#workers)
     const model = modelStatus(decoded, statuses, performance.now() - started)
     this.#models.set(key, model)
     return model
@@ -225,23 +239,25 @@ export class ClassifierPool {
   }
 
   /**
-   * Runs `work` inside an admission slot and the prediction timeout (the controller aborts
-   * its tasks when the time is up).
-   * @throws ServiceError ERR_QUEUE_FULL (503) past the admission limits, ERR_PREDICTION_TIMEOUT
-   * (503) when the work runs past the timeout, ERR_WORKER_UNAVAILABLE (503) after close,
-   * ERR_INTERNAL (500) when a worker fails.
+   * Runs `work` inside an admission slot, each of its tasks under the clocks of task-clock.ts
+   * (`work` hands its tasks to Piscina through `run`).
+   * @throws ServiceError ERR_QUEUE_FULL (503) past the admission limits, ERR_QUEUE_TIMEOUT
+   * (503) when it waited past queueTimeoutMs for a slot or a worker, ERR_PREDICTION_TIMEOUT
+   * (503) when a task ran past the timeout on its worker, ERR_WORKER_UNAVAILABLE (503) after
+   * close, ERR_INTERNAL (500) when a worker fails.
    */
-  async #admitted<T> (key: string, work: (abort: TaskAbort) => Promise<T>): Promise<T> {
+  async #admitted<T> (key: string, work: (run: TaskRunner, abort: TaskAbort) => Promise<T>): Promise<T> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
-    await this.#admission.acquire()
+    await this.#admission.acquire(this.#queueTimeoutMs)
     const abort = new TaskAbort()
-    const timer = setTimeout(() => abort.abort(), this.#timeoutMs)
+    const clock = new TaskClock(abort, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
+    const run: TaskRunner = async (task, options) => await clock.run(task, async tagged => await this.#piscina.run(tagged as Task, { ...options, signal: abort }))
     try {
-      return await this.#tracked(key, work(abort))
+      return await this.#tracked(key, work(run, abort))
     } catch (err) {
-      throw workerFailure(err, abort.aborted, this.#timeoutMs)
+      throw workerFailure(err, abort.aborted ? clock.overrun : null, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
     } finally {
-      clearTimeout(timer)
+      clock.stop()
       this.#admission.release()
     }
   }
@@ -251,10 +267,10 @@ export class ClassifierPool {
    * @throws ServiceError as `#admitted` says.
    */
   async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<Classified> {
-    return await this.#admitted(key, async abort => {
+    return await this.#admitted(key, async (run, abort) => {
       const chunks: Array<Promise<ClassifyResult>> = []
       for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'classify', signal: abort }))
+        chunks.push(run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'classify' }))
       }
       const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => {
         // One failed chunk ends the request: stop its siblings too.
@@ -277,10 +293,10 @@ export class ClassifierPool {
    * @throws ServiceError as `#admitted` says.
    */
   async score (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<ScoreResult> {
-    return await this.#admitted(key, async abort => {
+    return await this.#admitted(key, async (run, abort) => {
       const chunks: Array<Promise<ScoreResult>> = []
       for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(this.#piscina.run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'score', signal: abort }) as unknown as Promise<ScoreResult>)
+        chunks.push(run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'score' }) as unknown as Promise<ScoreResult>)
       }
       const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => { abort.abort(); throw err })))
       if (results.length === 1) return results[0]!
@@ -303,9 +319,9 @@ export class ClassifierPool {
    * @throws ServiceError as `#admitted` says.
    */
   async predictLines (chunk: Uint8Array, format: LineFormat): Promise<LinesResult> {
-    return await this.#admitted(DEFAULT_MODEL_KEY, async abort => {
+    return await this.#admitted(DEFAULT_MODEL_KEY, async run => {
       const task: LinesTask = { chunk, format }
-      return await this.#piscina.run(task, { name: 'lines', signal: abort, transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
+      return await run(task, { name: 'lines', transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
     })
   }
 
@@ -317,9 +333,9 @@ export class ClassifierPool {
   async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY): Promise<Explanation[]> {
     const refusal = this.#models.get(key)?.explainRefusal
     if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
-    return await this.#admitted(key, async abort => {
+    return await this.#admitted(key, async run => {
       const task: ExplainTask = { texts, topK, model: key }
-      return await this.#piscina.run(task, { name: 'explain', signal: abort }) as unknown as Explanation[]
+      return await run(task, { name: 'explain' }) as unknown as Explanation[]
     })
   }
 
@@ -333,9 +349,10 @@ export class ClassifierPool {
   }
 }
 
-/** A task's failure as the service reports it: 503 for our own timeout, 500 for anything else. */
-function workerFailure (err: unknown, aborted: boolean, timeoutMs: number): ServiceError {
-  if (aborted && isAbort(err)) return new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${timeoutMs} ms`, { cause: err })
+/** A task's failure as the service reports it: 503 for our own clocks (saying which), 500 for anything else. */
+function workerFailure (err: unknown, overrun: Overrun | null, limits: { readonly queueMs: number, readonly runMs: number }): ServiceError {
+  if (overrun === 'run' && isAbort(err)) return new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${limits.runMs} ms`, { cause: err })
+  if (overrun === 'queue' && isAbort(err)) return new ServiceError('ERR_QUEUE_TIMEOUT', `waited ${limits.queueMs} ms for a worker`, { cause: err })
   // The app's own function failing on a text is named (the log of a 500 shows it; the client never does).
   const message = (err as { message?: unknown } | null)?.message
   const detail = typeof message === 'string' && message.startsWith('user function ') ? `a worker failed: ${message}` : 'a worker failed'
@@ -351,8 +368,9 @@ function isAbort (err: unknown): boolean {
  * worker (a worker takes one such task at a time and answers once the model is created).
  * @throws ServiceError when a worker cannot create it (the key is dropped again).
  */
-async function publishAndCreate (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, key: string, decoded: DecodedModel, settingsFile: string | null, workers: number): Promise<WorkerStatus[]> {
-  publisher.publish(key, { state: decoded.state, settingsFile })
+async function publishAndCreate (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, key: string, decoded: DecodedModel, workers: number): Promise<WorkerStatus[]> {
+  // The settings and functions module as the decoding read them, not the files again.
+  publisher.publish(key, { state: decoded.state, app: decoded.app })
   const statuses = await Promise.all(Array.from({ length: workers }, async () =>
     await piscina.run({ model: key } satisfies StatusTask, { name: 'status' }) as unknown as WorkerStatus))
   const failed = statuses.find(s => !s.ok)

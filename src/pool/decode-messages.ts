@@ -1,6 +1,6 @@
 /** What crosses between the pool and the thread that decodes the model (workers/decode.ts). */
 import type { ErrorCode } from '../errors.js'
-import type { ServedModelState } from '../model/served-model.js'
+import type { AppSource, ServedModelState } from '../model/served-model.js'
 import type { LabelSource } from '../settings/model-settings.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 import type { ModelInfo } from '../sklearn/predictor.js'
@@ -14,5 +14,6 @@ export interface DecodeRequest {
 }
 
 export type DecodeReply =
-  | { readonly ok: true, readonly state: ServedModelState, readonly bytes: number, readonly info: ModelInfo, readonly notes: readonly string[] }
+  /** `app`: the settings and functions module the decoding read, which the workers then build from. */
+  | { readonly ok: true, readonly state: ServedModelState, readonly bytes: number, readonly info: ModelInfo, readonly notes: readonly string[], readonly app: AppSource | null }
   | { readonly ok: false, readonly code: ErrorCode, readonly detail: string, readonly file: string | undefined, readonly offset: number | undefined }

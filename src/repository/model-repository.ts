@@ -36,6 +36,15 @@ export interface ModelEntry {
   spec: ModelSpec | null
 }
 
+/**
+ * What one load did, taken when that load ended: never the live entry, which a change queued
+ * behind the load (an unload) may have altered by the time the caller reads it.
+ */
+export type LoadOutcome =
+  | { readonly loaded: true, readonly name: string, readonly version: string }
+  /** `reason` is never empty; a failed reload leaves the old version serving. */
+  | { readonly loaded: false, readonly name: string, readonly version: string | null, readonly reason: string }
+
 export interface RepositoryEvents {
   /** A model was loaded (or reloaded), unloaded, or failed to load (the old version, if any, still serves). */
   onEvent?: (event: { kind: 'loaded' | 'unloaded' | 'load_failed', model: string, version: string | null, reason?: string, seconds?: number }) => void
@@ -157,10 +166,12 @@ export class ModelRepository {
   }
 
   /**
-   * Loads or reloads `name` from the repository (the index's load, SIGHUP, polling).
+   * Loads or reloads `name` from the repository (the index's load, SIGHUP, polling), and
+   * returns what that load did. A load that succeeded says so even when an unload queued
+   * behind it has run by the time the caller reads the answer.
    * @throws ServiceError ERR_NOT_FOUND when the repository has no such model.
    */
-  async load (name: string): Promise<ModelEntry> {
+  async loadOutcome (name: string): Promise<LoadOutcome> {
     return await this.#enqueue(name, async () => {
       const known = this.#entries.get(name)
       const folder = known?.folder ?? (this.#root === null ? null : this.#findFolder(name))
@@ -170,10 +181,22 @@ export class ModelRepository {
     })
   }
 
+  /**
+   * Loads or reloads `name`, then returns its live entry. The entry is read after the load,
+   * so a change queued behind it (an unload) may already show: to answer a load request, use
+   * `loadOutcome`.
+   * @throws ServiceError ERR_NOT_FOUND when the repository has no such model.
+   */
+  async load (name: string): Promise<ModelEntry> {
+    await this.loadOutcome(name)
+    return this.#entries.get(name)!
+  }
+
   /** Loads or reloads the model of a repository folder (polling found it new or changed). */
   async loadFolder (folder: string): Promise<ModelEntry> {
     const found = readModelFolder(folder)
-    return await this.#enqueue(found.name, async () => await this.#loadFound(found))
+    await this.#enqueue(found.name, async () => await this.#loadFound(found))
+    return this.#entries.get(found.name)!
   }
 
   /** Stops serving `name`: waits for its requests in flight, then frees it. */
@@ -219,7 +242,7 @@ export class ModelRepository {
     return { name: found.name, state: 'LOADING', reason: '', versions: found.versions, served: null, folder: found.folder === '' ? null : found.folder, spec: null }
   }
 
-  async #loadFound (found: FoundModel): Promise<ModelEntry> {
+  async #loadFound (found: FoundModel): Promise<LoadOutcome> {
     const entry: ModelEntry = this.#entries.get(found.name) ?? this.#newEntry(found)
     this.#entries.set(found.name, entry)
     this.#unloaded.delete(found.name)
@@ -241,13 +264,15 @@ export class ModelRepository {
     }
     // The old version finishes what it has, then goes.
     if (old !== null) await this.#pool.removeModel(old.key)
-    return entry
+    return { loaded: true, name: found.name, version: found.version }
   }
 
-  #failed (entry: ModelEntry, reason: string, version: string | null): ModelEntry {
+  #failed (entry: ModelEntry, problem: string, version: string | null): LoadOutcome {
+    // An answer of "failed to load: " says nothing: a failure always has words.
+    const reason = problem.trim() === '' ? 'the load failed and gave no reason' : problem
     entry.reason = reason
     if (entry.served === null) entry.state = 'UNAVAILABLE'
     this.#events.onEvent?.({ kind: 'load_failed', model: entry.name, version, reason })
-    return entry
+    return { loaded: false, name: entry.name, version, reason }
   }
 }

@@ -43,6 +43,7 @@ export type ExpositionFormat = 'text' | 'openmetrics'
 const REJECTION_CAUSES: Partial<Record<ErrorCode, string>> = {
   ERR_QUEUE_FULL: 'queue_full',
   ERR_PREDICTION_TIMEOUT: 'prediction_timeout',
+  ERR_QUEUE_TIMEOUT: 'queue_timeout',
   ERR_REQUEST_TIMEOUT: 'request_timeout',
   ERR_WORKER_UNAVAILABLE: 'worker_unavailable',
   ERR_METRICS_FAILED: 'metrics_failed'

@@ -175,8 +175,9 @@ export class V2Operations {
    * @throws ServiceError ERR_NOT_FOUND (no such model), ERR_MODEL_NOT_READY (the load failed, with its reason).
    */
   async repositoryLoad (name: string): Promise<void> {
-    const entry = await this.#ctx.repository.load(name)
-    if (entry.state !== 'READY' || entry.reason !== '') throw new ServiceError('ERR_MODEL_NOT_READY', `model ${entry.name} failed to load: ${entry.reason}`)
+    // The load's own outcome: an unload queued behind it may already have run (issue 23, defect 4).
+    const outcome = await this.#ctx.repository.loadOutcome(name)
+    if (!outcome.loaded) throw new ServiceError('ERR_MODEL_NOT_READY', `model ${outcome.name} failed to load: ${outcome.reason}`)
   }
 
   /**

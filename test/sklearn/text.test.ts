@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ServiceError } from '../../src/errors.js'
 import { buildAnalyzer, type AnalyzerOptions } from '../../src/sklearn/text/analyzer.js'
-import { WORD, pyLower, pyNfkd, pySplit, stripAccentsUnicode } from '../../src/sklearn/text/python-str.js'
-import { translatePythonPattern } from '../../src/sklearn/text/python-regex.js'
-import { ENGLISH_STOP_WORDS } from '../../src/sklearn/text/unicode-tables.js'
+import { WORD, pyLower, pyNfkd, pySplit, stripAccentsUnicode } from '../../src/python/python-str.js'
+import { translatePythonPattern } from '../../src/python/python-regex.js'
+import { ENGLISH_STOP_WORDS } from '../../src/python/unicode-tables.js'
 import { FIXTURES } from '../helpers/paths.js'
 
 const DIR = path.join(FIXTURES, 'sklearn')

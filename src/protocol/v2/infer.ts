@@ -6,7 +6,7 @@
  * `confidence`), each as JSON data or binary, with Triton's `classification` top-k.
  */
 import type { ScoreResult } from '../../pool/messages.js'
-import { pyLen } from '../../sklearn/text/py-len.js'
+import { pyLen } from '../../python/py-len.js'
 
 /** A request the protocol refuses (400 over REST, INVALID_ARGUMENT over gRPC). */
 export class V2InputError extends Error {

@@ -10,7 +10,7 @@
  * - `\g<...>` takes what Python's int() reads (' 1', '+1', '1_0', '-0' are accepted, as
  *   3.11 does with a DeprecationWarning), or an identifier naming a group.
  */
-import { ServiceError } from '../../errors.js'
+import { ServiceError } from '../errors.js'
 
 /** Literal text, or the number of the group whose text goes there (unmatched: ''). */
 export type TemplatePart = string | number

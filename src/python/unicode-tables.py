@@ -3,7 +3,7 @@
 `unicodedata.combining`, taken from the running interpreter, so tokenizing and accent
 stripping follow Python's Unicode version exactly rather than the ICU version in Node.
 
-    /usr/bin/python3 src/sklearn/text/unicode-tables.py
+    /usr/bin/python3 src/python/unicode-tables.py
 """
 import os
 import re

@@ -4,7 +4,7 @@
 mappings (casefold where it differs from lower, upper), taken from the running
 interpreter, so they follow Python's Unicode version exactly rather than Node's ICU.
 
-    /usr/bin/python3 src/preprocess/python/unicode-props.py
+    /usr/bin/python3 src/python/unicode-props.py
 """
 import os
 import string

@@ -19,7 +19,7 @@
  * reference to an open or later group, a quantifier with nothing to repeat) is refused
  * with the same code.
  */
-import { ServiceError } from '../../errors.js'
+import { ServiceError } from '../errors.js'
 import { DIGIT, SPACE, WORD } from './python-str.js'
 import { hasCased, ignoreCaseRanges, isCased, type ClassItems } from './sre-ignore-case.js'
 import { DIGIT_RANGES, SPACE_RANGES, WORD_RANGES } from './unicode-tables.js'

@@ -11,7 +11,8 @@ import { COMBINING_RANGES, DIGIT_RANGES, SPACE_RANGES, UNASSIGNED_RANGES, WORD_R
 export const WORD = new CodePointSet(WORD_RANGES)
 export const DIGIT = new CodePointSet(DIGIT_RANGES)
 export const SPACE = new CodePointSet(SPACE_RANGES)
-const COMBINING = new CodePointSet(COMBINING_RANGES)
+/** `unicodedata.combining(c) != 0`. */
+export const COMBINING = new CodePointSet(COMBINING_RANGES)
 const UNASSIGNED = new CodePointSet(UNASSIGNED_RANGES)
 
 // eslint-disable-next-line no-control-regex
@@ -52,22 +53,6 @@ export function pyNfkd (text: string): string {
   return mapKnown(text, run => run.normalize('NFKD'))
 }
 
-/** scikit-learn's `strip_accents_unicode`: NFKD, then drop every combining character. */
-export function stripAccentsUnicode (text: string): string {
-  if (isAscii(text)) return text
-  let out = ''
-  for (const ch of pyNfkd(text)) if (!COMBINING.has(ch.codePointAt(0)!)) out += ch
-  return out
-}
-
-/** scikit-learn's `strip_accents_ascii`: NFKD, then drop everything outside ASCII. */
-export function stripAccentsAscii (text: string): string {
-  if (isAscii(text)) return text
-  let out = ''
-  for (const ch of pyNfkd(text)) if (ch.charCodeAt(0) < 0x80) out += ch
-  return out
-}
-
 /** One or more of Python's white-space code points (all in the BMP), for a native split. */
 const SPACE_RUN = new RegExp(`[${Array.from({ length: SPACE_RANGES.length / 2 }, (_, i) => `\\u{${SPACE_RANGES[2 * i]!.toString(16)}}-\\u{${SPACE_RANGES[2 * i + 1]!.toString(16)}}`).join('')}]+`, 'u')
 
@@ -78,22 +63,4 @@ export function pySplit (text: string): string[] {
   if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop()
   if (parts.length > 0 && parts[0] === '') parts.shift()
   return parts
-}
-
-/** `re.sub(r"\s\s+", " ", text)`: scikit-learn's white-space squeeze before character n-grams. */
-export function squeezeWhiteSpace (text: string): string {
-  let out = ''
-  let run = ''
-  for (const ch of text) {
-    if (SPACE.has(ch.codePointAt(0)!)) {
-      run += ch
-      continue
-    }
-    // Every white-space code point is in the BMP, so length counts them.
-    if (run !== '') out += run.length === 1 ? run : ' '
-    run = ''
-    out += ch
-  }
-  if (run !== '') out += run.length === 1 ? run : ' '
-  return out
 }

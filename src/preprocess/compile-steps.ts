@@ -8,7 +8,7 @@
 import { ServiceError } from '../errors.js'
 import { pyLen } from '../python/py-len.js'
 import { pySplit, pyLower } from '../python/python-str.js'
-import { ENGLISH_STOP_WORDS } from '../python/unicode-tables.js'
+import { ENGLISH_STOP_WORDS } from '../sklearn/text/english-stop-words.js'
 import type { SplitSpec, StepSpec, TextStepSpec, WordStepSpec } from '../settings/step-schema.js'
 import {
   PY_STRING_CONSTANTS, compileReFindall, compileReSplit, compileReSub, htmlUnescape, makeTranslation, pyCasefold,

@@ -6,51 +6,28 @@
  * not know is left as it is, as Python leaves it.
  */
 import { CodePointSet } from './code-point-set.js'
-import { COMBINING_RANGES, DIGIT_RANGES, SPACE_RANGES, UNASSIGNED_RANGES, WORD_RANGES } from './unicode-tables.js'
+import { mapByCodePoint } from './code-point-runs.js'
+import { COMBINING_RANGES, DECIMAL_RANGES, SPACE_RANGES, UNASSIGNED_RANGES, WORD_RANGES } from './unicode-tables.js'
 
 export const WORD = new CodePointSet(WORD_RANGES)
-export const DIGIT = new CodePointSet(DIGIT_RANGES)
+/** `\d` in a str pattern: str.isdecimal(). */
+export const DIGIT = new CodePointSet(DECIMAL_RANGES)
 export const SPACE = new CodePointSet(SPACE_RANGES)
 /** `unicodedata.combining(c) != 0`. */
 export const COMBINING = new CodePointSet(COMBINING_RANGES)
 const UNASSIGNED = new CodePointSet(UNASSIGNED_RANGES)
 
-// eslint-disable-next-line no-control-regex
-const ASCII = /^[\x00-\x7f]*$/
-
-export function isAscii (text: string): boolean {
-  return ASCII.test(text)
-}
-
-/** Applies `convert` to the runs of code points Python knows, leaving the others untouched. */
-function mapKnown (text: string, convert: (run: string) => string): string {
-  let hasUnknown = false
-  for (const ch of text) {
-    if (UNASSIGNED.has(ch.codePointAt(0)!)) { hasUnknown = true; break }
-  }
-  if (!hasUnknown) return convert(text)
-  let out = ''
-  let run = ''
-  for (const ch of text) {
-    if (UNASSIGNED.has(ch.codePointAt(0)!)) {
-      out += convert(run) + ch
-      run = ''
-    } else {
-      run += ch
-    }
-  }
-  return out + convert(run)
-}
+/** A code point Python does not know, as itself; undefined for one it maps like JavaScript. */
+const unknownAsItself = (cp: number): string | undefined => UNASSIGNED.has(cp) ? String.fromCodePoint(cp) : undefined
 
 /** Python's `str.lower()`; JavaScript's toLowerCase has the same full mappings and Final_Sigma rule. */
 export function pyLower (text: string): string {
-  if (isAscii(text)) return text.toLowerCase()
-  return mapKnown(text, run => run.toLowerCase())
+  return mapByCodePoint(text, run => run.toLowerCase(), unknownAsItself)
 }
 
 /** `unicodedata.normalize('NFKD', text)`. */
 export function pyNfkd (text: string): string {
-  return mapKnown(text, run => run.normalize('NFKD'))
+  return mapByCodePoint(text, run => run.normalize('NFKD'), unknownAsItself)
 }
 
 /** One or more of Python's white-space code points (all in the BMP), for a native split. */

@@ -7,7 +7,7 @@ import { buildAnalyzer, type AnalyzerOptions } from '../../src/sklearn/text/anal
 import { WORD, pyLower, pyNfkd, pySplit } from '../../src/python/python-str.js'
 import { stripAccentsUnicode } from '../../src/sklearn/text/strip-accents.js'
 import { translatePythonPattern } from '../../src/python/python-regex.js'
-import { ENGLISH_STOP_WORDS } from '../../src/python/unicode-tables.js'
+import { ENGLISH_STOP_WORDS } from '../../src/sklearn/text/english-stop-words.js'
 import { FIXTURES } from '../helpers/paths.js'
 
 const DIR = path.join(FIXTURES, 'sklearn')

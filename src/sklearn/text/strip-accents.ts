@@ -2,7 +2,8 @@
  * scikit-learn's accent stripping (feature_extraction/text.py, 1.2-1.7), over Python's
  * NFKD and `unicodedata.combining` from src/python/.
  */
-import { COMBINING, isAscii, pyNfkd } from '../../python/python-str.js'
+import { isAscii } from '../../python/code-point-runs.js'
+import { COMBINING, pyNfkd } from '../../python/python-str.js'
 
 /** scikit-learn's `strip_accents_unicode`: NFKD, then drop every combining character. */
 export function stripAccentsUnicode (text: string): string {

@@ -14,7 +14,7 @@ import { defineEstimator, type EstimatorState, type TermCoverage, type Vectorize
 import { attr, bool, describe, dtypeName, param, setItems, shapeError, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { buildAnalyzer, planWordRuns, wordNgramCount, type AnalyzerOptions } from '../text/analyzer.js'
-import { ENGLISH_STOP_WORDS } from '../../python/unicode-tables.js'
+import { ENGLISH_STOP_WORDS } from '../text/english-stop-words.js'
 import { FeatureCounter } from './feature-counter.js'
 import { packTerms, termAt, type TermList } from './term-list.js'
 import { buildTermTable, lookupRange, type TermTable } from './term-table.js'

@@ -3,7 +3,7 @@
  * lowercased, with runs of white space replaced by '_'; LABEL_NAMES renames them in class order.
  */
 import { ServiceError } from './errors.js'
-import { pyLower } from './sklearn/text/python-str.js'
+import { pyLower } from './python/python-str.js'
 
 export function displayLabel (label: string): string {
   return pyLower(label).replace(/[\s\u001c-\u001f\u0085]+/gu, '_')

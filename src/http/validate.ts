@@ -6,7 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { ServiceError } from '../errors.js'
 import { DEFAULT_TOP_K, requestSchemas, type Limits } from './schemas.js'
-import { pyLen } from '../sklearn/text/py-len.js'
+import { pyLen } from '../python/py-len.js'
 
 export type { Limits } from './schemas.js'
 

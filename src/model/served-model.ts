@@ -15,7 +15,7 @@ import type { ModelInfo } from '../sklearn/predictor.js'
 import { pyStr } from '../sklearn/python-repr.js'
 import { NdArray } from '../pickle/numpy.js'
 import { PyObject } from '../pickle/values.js'
-import { summarize } from '../pickle/value-walk.js'
+import { summarize } from '../pickle/summarize.js'
 
 /** A model's files and its settings file (or none). */
 export interface ServedModelSpec {

@@ -11,7 +11,7 @@ import { ServiceError } from '../errors.js'
 import { DType, MaskedArray, NdArray, latin1Bytes, numpyFromBuffer, numpyScalar, readShape } from './numpy.js'
 import { SparseMatrix, type SparseFormat } from './scipy-sparse.js'
 import { PyByteArray, PyComplex, PyFrozenSet, PyGlobal, PyObject, PySlice, PyTuple, type PyValue } from './values.js'
-import { summarize } from './value-walk.js'
+import { summarize } from './summarize.js'
 
 /**
  * - `class`: REDUCE and NEWOBJ make an instance (a record or one of our classes).

@@ -8,7 +8,7 @@ import { ServiceError } from '../errors.js'
 import { DType, NdArray, arrayFromBytes, readShape } from './numpy.js'
 import type { RawStream } from './unpickler.js'
 import { isPyObject, type PyValue } from './values.js'
-import { summarize } from './value-walk.js'
+import { summarize } from './summarize.js'
 
 const WRAPPER = 'joblib.numpy_pickle.NumpyArrayWrapper'
 

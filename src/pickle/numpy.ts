@@ -7,7 +7,7 @@
  */
 import { ServiceError } from '../errors.js'
 import { PyByteArray, PyTuple, type Buildable, type PyValue } from './values.js'
-import { summarize } from './value-walk.js'
+import { SUMMARY, summarize, type Summarizable } from './summarize.js'
 
 export type NumericArray = Uint8Array | Int8Array | Int16Array | Int32Array | Uint16Array | Uint32Array |
 Float32Array | Float64Array | BigInt64Array | BigUint64Array
@@ -117,7 +117,7 @@ function readFields (names: PyValue, fields: PyValue, itemsize: number): DTypeFi
 }
 
 /** numpy.ndarray, always C-ordered, with the dtype it was saved with. */
-export class NdArray implements Buildable {
+export class NdArray implements Buildable, Summarizable {
   dtype: DType
   shape: number[]
   data: ArrayData
@@ -132,6 +132,11 @@ export class NdArray implements Buildable {
 
   get size (): number {
     return this.shape.reduce((a, b) => a * b, 1)
+  }
+
+  /** For messages: its shape, never its contents. */
+  [SUMMARY] (): string {
+    return `an array of shape (${this.shape.join(', ')})`
   }
 
   /** `ndarray.__setstate__`: ([version,] shape, dtype, is_fortran, data). */

@@ -19,7 +19,7 @@ import { NdArray } from './numpy.js'
 import { parseNpy } from './npy.js'
 import type { RawStream } from './unpickler.js'
 import { PyGlobal, PyTuple, isPyObject, type PyValue } from './values.js'
-import { summarize } from './value-walk.js'
+import { summarize } from './summarize.js'
 
 /**
  * Reads a file beside the pickle, given a name `sideFileName` accepted; bounds the total read.

@@ -13,7 +13,8 @@ import { readOldJoblibArray, type SideFiles } from './old-joblib.js'
 import { unpickle, type UnpicklerOptions } from './unpickler.js'
 import type { PyValue } from './values.js'
 import type { RefusedGlobal } from './unresolved.js'
-import { checkValueLimits, defaultValueLimits, summarize } from './value-walk.js'
+import { summarize } from './summarize.js'
+import { checkValueLimits, defaultValueLimits } from './value-walk.js'
 
 export interface ReadPickleOptions extends Omit<UnpicklerOptions, 'afterBuild'> {
   /** Largest file accepted. Defaults to 2 GiB. */

@@ -5,11 +5,12 @@
  */
 import { ServiceError } from '../errors.js'
 import { NdArray, type NumericArray } from './numpy.js'
+import { SUMMARY, type Summarizable } from './summarize.js'
 import { PyTuple, type Buildable, type PyValue } from './values.js'
 
 export type SparseFormat = 'csr' | 'csc' | 'coo' | 'dia'
 
-export class SparseMatrix implements Buildable {
+export class SparseMatrix implements Buildable, Summarizable {
   readonly format: SparseFormat
   /** Whether it was a `*_array` (scipy >= 1.8) rather than a `*_matrix`. */
   readonly isArray: boolean
@@ -28,6 +29,11 @@ export class SparseMatrix implements Buildable {
   constructor (format: SparseFormat, isArray: boolean) {
     this.format = format
     this.isArray = isArray
+  }
+
+  /** For messages: its format, never its contents. */
+  [SUMMARY] (): string {
+    return `a sparse ${this.format} matrix`
   }
 
   setState (state: PyValue): void {

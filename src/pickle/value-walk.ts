@@ -9,6 +9,7 @@
 import { ServiceError } from '../errors.js'
 import { NdArray } from './numpy.js'
 import { SparseMatrix } from './scipy-sparse.js'
+import { summarize } from './summarize.js'
 import { PyObject, PySlice, PyTuple, type PyValue } from './values.js'
 
 export interface ValueLimits {
@@ -106,40 +107,4 @@ export function findInValue<T> (root: PyValue, pick: (value: PyValue) => T | und
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i])
   }
   return undefined
-}
-
-const MAX_SHOWN_CHARS = 40
-
-/** A string quoted as Python's repr() quotes it in the common cases, line breaks escaped, so a message stays one line. */
-function quote (text: string): string {
-  const escaped = JSON.stringify(text).slice(1, -1)
-  if (text.includes("'") && !text.includes('"')) return `"${escaped}"`
-  return `'${escaped.replaceAll('\\"', '"').replaceAll("'", "\\'")}'`
-}
-
-const items = (n: number): string => `${n} item${n === 1 ? '' : 's'}`
-
-/**
- * A short, bounded description of any decoded value for a message: a number, bool or
- * None as Python prints it, a string quoted and cut at 40 characters, and a container by
- * its kind and size, never its contents (String() on a value nested 100,000 deep overflows
- * the stack; on a big one it makes a message of megabytes).
- */
-export function summarize (value: PyValue): string {
-  if (value === null || value === undefined) return 'None'
-  if (typeof value === 'boolean') return value ? 'True' : 'False'
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value)
-  if (typeof value === 'string') {
-    const chars = [...value.slice(0, MAX_SHOWN_CHARS * 2)]
-    return chars.length > MAX_SHOWN_CHARS ? `${quote(chars.slice(0, MAX_SHOWN_CHARS).join(''))}... (${value.length} UTF-16 units)` : quote(value)
-  }
-  if (value instanceof Uint8Array) return `bytes of length ${value.length}`
-  if (Array.isArray(value)) return `a list of ${items(value.length)}`
-  if (value instanceof PyTuple) return `a tuple of ${items(value.length)}`
-  if (value instanceof Map) return `a dict of ${items(value.size)}`
-  if (value instanceof Set) return `a set of ${items(value.size)}`
-  if (value instanceof NdArray) return `an array of shape (${value.shape.join(', ')})`
-  if (value instanceof SparseMatrix) return `a sparse ${value.format} matrix`
-  if (typeof value === 'object' && 'qualifiedName' in value && typeof value.qualifiedName === 'string') return value.qualifiedName
-  return typeof value === 'object' ? (value.constructor?.name ?? 'an object') : typeof value
 }

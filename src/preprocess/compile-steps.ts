@@ -6,9 +6,9 @@
  * the load in one line naming the settings file, the step and the problem.
  */
 import { ServiceError } from '../errors.js'
-import { pyLen } from '../sklearn/text/py-len.js'
-import { pySplit, pyLower } from '../sklearn/text/python-str.js'
-import { ENGLISH_STOP_WORDS } from '../sklearn/text/unicode-tables.js'
+import { pyLen } from '../python/py-len.js'
+import { pySplit, pyLower } from '../python/python-str.js'
+import { ENGLISH_STOP_WORDS } from '../sklearn/text/english-stop-words.js'
 import type { SplitSpec, StepSpec, TextStepSpec, WordStepSpec } from '../settings/step-schema.js'
 import {
   PY_STRING_CONSTANTS, compileReFindall, compileReSplit, compileReSub, htmlUnescape, makeTranslation, pyCasefold,

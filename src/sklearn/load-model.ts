@@ -7,7 +7,8 @@
  */
 import { ServiceError } from '../errors.js'
 import { readPickleFile, type ReadPickleOptions } from '../pickle/read-pickle-file.js'
-import { findInValue, summarize } from '../pickle/value-walk.js'
+import { summarize } from '../pickle/summarize.js'
+import { findInValue } from '../pickle/value-walk.js'
 import { NdArray } from '../pickle/numpy.js'
 import { PyObject, PyTuple, type PyValue } from '../pickle/values.js'
 import type { RefusedGlobal } from '../pickle/unresolved.js'

@@ -2,7 +2,7 @@
  * Python's `str()` of the values a `classes_` array holds, so labels read as Python
  * prints them: 1 -> '1', True -> 'True', 0.5 -> '0.5', 1.0 -> '1.0', 1e16 -> '1e+16'.
  */
-import { summarize } from '../pickle/value-walk.js'
+import { summarize } from '../pickle/summarize.js'
 
 /** `repr(float)`: shortest round-trip digits, fixed between 1e-4 and 1e16, else exponent form. */
 export function pyFloatRepr (x: number): string {

@@ -8,7 +8,7 @@
 import { ServiceError } from '../errors.js'
 import { DType, NdArray, elementAt, type NumericArray } from '../pickle/numpy.js'
 import { SparseMatrix, indexAt } from '../pickle/scipy-sparse.js'
-import { summarize } from '../pickle/value-walk.js'
+import { summarize } from '../pickle/summarize.js'
 import { PyFrozenSet, PyGlobal, PyObject, PyTuple, type PyValue } from '../pickle/values.js'
 import { pyStr } from './python-repr.js'
 

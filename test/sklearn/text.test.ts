@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ServiceError } from '../../src/errors.js'
 import { buildAnalyzer, type AnalyzerOptions } from '../../src/sklearn/text/analyzer.js'
-import { WORD, pyLower, pyNfkd, pySplit, stripAccentsUnicode } from '../../src/sklearn/text/python-str.js'
-import { translatePythonPattern } from '../../src/sklearn/text/python-regex.js'
-import { ENGLISH_STOP_WORDS } from '../../src/sklearn/text/unicode-tables.js'
+import { WORD, pyLower, pyNfkd, pySplit } from '../../src/python/python-str.js'
+import { stripAccentsUnicode } from '../../src/sklearn/text/strip-accents.js'
+import { translatePythonPattern } from '../../src/python/python-regex.js'
+import { ENGLISH_STOP_WORDS } from '../../src/sklearn/text/english-stop-words.js'
 import { FIXTURES } from '../helpers/paths.js'
 
 const DIR = path.join(FIXTURES, 'sklearn')

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { buildPreprocessor } from '../../src/sklearn/text/analyzer.js'
-import { forEachWordRun } from '../../src/sklearn/text/word-runs.js'
+import { forEachWordRun } from '../../src/python/word-runs.js'
 import { NEEDS_EXACT_PATH, STOP_WORD, UNKNOWN, buildWordIndex, scanTokenIds, type IdBuffer } from '../../src/sklearn/vectorizers/word-index.js'
 
 /** Characters whose lowercase, \w-ness or width are special cases of the one-pass scanner. */

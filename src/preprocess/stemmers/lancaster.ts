@@ -3,8 +3,8 @@
  * reproduced rule by rule, so a model trained on NLTK-stemmed text sees the same tokens here.
  */
 import assert from 'node:assert'
-import { pyLower } from '../../sklearn/text/python-str.js'
-import { UNASSIGNED_RANGES } from '../../sklearn/text/unicode-tables.js'
+import { pyLower } from '../../python/python-str.js'
+import { UNASSIGNED_RANGES } from '../../python/unicode-tables.js'
 
 export interface LancasterOptions {
   /** Strip a leading 'kilo', 'micro', ... first (NLTK's `strip_prefix_flag`). Defaults to false. */

@@ -9,8 +9,8 @@
  * runs, and hence the measure, unchanged.
  */
 import { ServiceError } from '../../errors.js'
-import { pyLower } from '../../sklearn/text/python-str.js'
-import { pyLen } from '../../sklearn/text/py-len.js'
+import { pyLower } from '../../python/python-str.js'
+import { pyLen } from '../../python/py-len.js'
 
 export type PorterMode = 'ORIGINAL_ALGORITHM' | 'MARTIN_EXTENSIONS' | 'NLTK_EXTENSIONS'
 

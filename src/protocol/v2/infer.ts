@@ -8,7 +8,7 @@
  */
 import { ServiceError } from '../../errors.js'
 import type { ScoreResult } from '../../pool/messages.js'
-import { pyLen } from '../../sklearn/text/py-len.js'
+import { pyLen } from '../../python/py-len.js'
 
 /** A request the protocol refuses: 400 over REST, INVALID_ARGUMENT over gRPC (ERR_V2_INPUT). */
 export class V2InputError extends ServiceError {

@@ -15,7 +15,7 @@ import { argmax, numpySum, softmaxInPlace } from '../math.js'
 import { attr, float64Array, param, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { buildMembers, commonWidth, labelClassIndices } from './inner.js'
-import { summarize } from '../../pickle/value-walk.js'
+import { summarize } from '../../pickle/summarize.js'
 
 interface AdaBoostState extends EstimatorState {
   readonly classes: readonly string[]

@@ -26,7 +26,7 @@
 import { NdArray } from '../../pickle/numpy.js'
 import { SparseMatrix, indexAt } from '../../pickle/scipy-sparse.js'
 import type { PyObject } from '../../pickle/values.js'
-import { summarize } from '../../pickle/value-walk.js'
+import { summarize } from '../../pickle/summarize.js'
 import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { numpyRowSum } from '../math.js'
 import { argKminParallelOnX, argKminParallelOnY, type SimultaneousSort } from '../neighbors/arg-kmin.js'

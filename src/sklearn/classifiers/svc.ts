@@ -20,7 +20,7 @@ import { defineEstimator, type Classifier, type EstimatorState, type Scores } fr
 import { argmax, ovrDecisionFunction, softmaxInPlace } from '../math.js'
 import { attr, attrOf, bool, describe, int, num, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import { sortedEntries, type SparseRow } from '../sparse-row.js'
-import { summarize } from '../../pickle/value-walk.js'
+import { summarize } from '../../pickle/summarize.js'
 
 /** The kernels served ('precomputed' and callables are not). */
 export type SvmKernel = 'linear' | 'poly' | 'rbf' | 'sigmoid'

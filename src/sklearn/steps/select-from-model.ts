@@ -16,7 +16,7 @@ import { numpySum } from '../math.js'
 import { describe, int, isFloat32, numericArray, param, toFloat64, unsupported } from '../record.js'
 import { createSelection } from './column-selection.js'
 import { featureImportances } from './feature-importances.js'
-import { summarize } from '../../pickle/value-walk.js'
+import { summarize } from '../../pickle/summarize.js'
 
 interface SelectFromModelState extends EstimatorState {
   readonly mask: Uint8Array

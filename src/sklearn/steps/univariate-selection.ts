@@ -15,7 +15,7 @@ import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type EstimatorState, type Step } from '../estimator.js'
 import { attr, choice, float64Array, isFloat32, num, numericArray, param, unsupported } from '../record.js'
 import { createSelection } from './column-selection.js'
-import { summarize } from '../../pickle/value-walk.js'
+import { summarize } from '../../pickle/summarize.js'
 
 interface SelectionState extends EstimatorState {
   readonly mask: Uint8Array

@@ -5,9 +5,11 @@
  * instead of a list, so counting allocates nothing per feature beyond its string.
  */
 import { ServiceError } from '../../errors.js'
-import { pyLower, pySplit, squeezeWhiteSpace, stripAccentsAscii, stripAccentsUnicode } from './python-str.js'
-import { forEachWordRun } from './word-runs.js'
-import { translatePythonPattern } from './python-regex.js'
+import { pyLower, pySplit } from '../../python/python-str.js'
+import { stripAccentsAscii, stripAccentsUnicode } from './strip-accents.js'
+import { squeezeWhiteSpace } from './white-spaces.js'
+import { forEachWordRun } from '../../python/word-runs.js'
+import { translatePythonPattern } from '../../python/python-regex.js'
 import { currentUserFunctions, textFunction, tokensFunction } from './user-callables.js'
 
 /** The app's Python functions a vectorizer names, by qualified name (resolved through user-callables.ts). */

@@ -14,13 +14,13 @@ import { defineEstimator, type EstimatorState, type TermCoverage, type Vectorize
 import { attr, bool, describe, dtypeName, param, setItems, shapeError, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { buildAnalyzer, planWordRuns, wordNgramCount, type AnalyzerOptions } from '../text/analyzer.js'
-import { ENGLISH_STOP_WORDS } from '../text/unicode-tables.js'
+import { ENGLISH_STOP_WORDS } from '../text/english-stop-words.js'
 import { FeatureCounter } from './feature-counter.js'
 import { packTerms, termAt, type TermList } from './term-list.js'
 import { buildTermTable, lookupRange, type TermTable } from './term-table.js'
 import { NEEDS_EXACT_PATH, buildWordIndex, forEachFeatureOfIds, scanTokenIds, type IdBuffer, type WordIndex } from './word-index.js'
 import { applyTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
-import { summarize } from '../../pickle/value-walk.js'
+import { summarize } from '../../pickle/summarize.js'
 
 export interface VocabularyVectorizerState extends EstimatorState {
   readonly analyzer: AnalyzerOptions

@@ -11,8 +11,8 @@
  * A text is scanned once (scanTokenIds): each run of `\w` is lowered and hashed unit by unit
  * as it is read and looked up without making a string.
  */
-import { SPECIAL_BIT, SURROGATE_BIT, WORD_BIT, bmpTables } from '../text/bmp-tables.js'
-import { WORD } from '../text/python-str.js'
+import { SPECIAL_BIT, SURROGATE_BIT, WORD_BIT, bmpTables } from '../../python/bmp-tables.js'
+import { WORD } from '../../python/python-str.js'
 import { FNV_OFFSET, FNV_PRIME, buildTermTable, type TermTable } from './term-table.js'
 
 export const UNKNOWN = -1

@@ -3,7 +3,7 @@
  * nltk/stem/snowball.py, including its special words, its `r2 = "e"` quirk in step 2 and
  * the regions for "gener", "commun" and "arsen".
  */
-import { pyLower } from '../../../sklearn/text/python-str.js'
+import { pyLower } from '../../../python/python-str.js'
 import { withCodePoints } from './code-points.js'
 import { at, endsWithAny, replaceAt, suffixReplace } from './python.js'
 import { r1r2Standard } from './regions.js'

@@ -1,5 +1,5 @@
 /** NLTK 3.8's `FrenchStemmer`, ported line by line from nltk/stem/snowball.py. */
-import { pyLower } from '../../../sklearn/text/python-str.js'
+import { pyLower } from '../../../python/python-str.js'
 import { withCodePoints } from './code-points.js'
 import { at, replaceAt, startsWithAny, suffixReplace } from './python.js'
 import { r1r2Standard } from './regions.js'

@@ -4,7 +4,7 @@
  * "ő", "ű"), so ő and ű are not vowels to it, and its R1 after a digraph starts past the
  * first occurrence of the digraph's last letter anywhere in the word; both are kept.
  */
-import { pyLower } from '../../../sklearn/text/python-str.js'
+import { pyLower } from '../../../python/python-str.js'
 import { withCodePoints } from './code-points.js'
 import { at, endsWithAny, suffixReplace } from './python.js'
 

@@ -2,7 +2,7 @@
  * NLTK 3.8's `PortugueseStemmer`, ported line by line from nltk/stem/snowball.py: "ã" and
  * "õ" are spelled "a~" and "o~" while stemming, so a "~" in the input takes part too.
  */
-import { pyLower } from '../../../sklearn/text/python-str.js'
+import { pyLower } from '../../../python/python-str.js'
 import { withCodePoints } from './code-points.js'
 import { at, endsWithAny, suffixReplace } from './python.js'
 import { r1r2Standard, rvStandard } from './regions.js'

@@ -4,7 +4,7 @@
  * and "ț", and several of its tests look for a suffix anywhere in a region ("suffix in
  * r1") rather than at its end; both are kept.
  */
-import { pyLower } from '../../../sklearn/text/python-str.js'
+import { pyLower } from '../../../python/python-str.js'
 import { withCodePoints } from './code-points.js'
 import { at, replaceAt, suffixReplace } from './python.js'
 import { r1r2Standard, rvStandard } from './regions.js'

@@ -4,9 +4,7 @@
  * isascii().
  */
 import { ALPHA, DECIMAL, DIGIT, LOWER, NUMERIC, SPACE, TITLE, UPPER, charProps } from './char-props.js'
-
-// eslint-disable-next-line no-control-regex
-const ASCII = /^[\x00-\x7f]*$/
+import { isAscii } from './code-point-runs.js'
 
 /** True when `s` is not empty and every code point has one of the `bits`. */
 function all (s: string, bits: number): boolean {
@@ -33,7 +31,7 @@ export const pyIsNumeric = (s: string): boolean => all(s, NUMERIC)
 export const pyIsSpace = (s: string): boolean => all(s, SPACE)
 
 /** `s.isascii()`: True for the empty string. */
-export const pyIsAscii = (s: string): boolean => ASCII.test(s)
+export const pyIsAscii = (s: string): boolean => isAscii(s)
 
 /** `s.islower()`: some cased character, and no uppercase or titlecase one. */
 export function pyIsLower (s: string): boolean {

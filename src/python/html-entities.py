@@ -2,7 +2,7 @@
 """Writes html-entities.ts: the tables html.unescape() uses (html.entities.html5 and the
 numeric-reference fix-ups of the html module), taken from the running interpreter.
 
-    /usr/bin/python3 src/preprocess/python/html-entities.py
+    /usr/bin/python3 src/python/html-entities.py
 """
 import html
 import html.entities

@@ -3,7 +3,7 @@
  */
 import { FOLD_SPECIAL, UPPER_CHANGES, charProps, mappingTable } from './char-props.js'
 import { mapByCodePoint } from './code-point-runs.js'
-import { CASEFOLD_EXTRA, UPPER_MAP } from './unicode-props.js'
+import { CASEFOLD_EXTRA, UPPER_MAP } from './unicode-tables.js'
 
 const foldExtra = mappingTable(CASEFOLD_EXTRA)
 const upperMap = mappingTable(UPPER_MAP)

@@ -6,7 +6,7 @@
  * starter to Python that composes with nothing, so normalizing the runs on either side
  * apart is what Python does.
  */
-import { ServiceError } from '../../errors.js'
+import { ServiceError } from '../errors.js'
 import { UNASSIGNED, charProps } from './char-props.js'
 import { mapByCodePoint } from './code-point-runs.js'
 

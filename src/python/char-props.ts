@@ -4,10 +4,10 @@
  * identical blocks shared, so all of Unicode costs about 100 KB. Built on first use from
  * the generated range tables, so a thread that never cleans text never pays for it.
  */
-import { SPACE_RANGES, UNASSIGNED_RANGES } from '../../sklearn/text/unicode-tables.js'
 import {
-  ALPHA_RANGES, CASEFOLD_EXTRA, DECIMAL_RANGES, DIGIT_RANGES, LOWER_RANGES, NUMERIC_RANGES, TITLE_RANGES, UPPER_MAP, UPPER_RANGES
-} from './unicode-props.js'
+  ALPHA_RANGES, CASEFOLD_EXTRA, DECIMAL_RANGES, DIGIT_RANGES, LOWER_RANGES, NUMERIC_RANGES, SPACE_RANGES, TITLE_RANGES, UNASSIGNED_RANGES,
+  UPPER_MAP, UPPER_RANGES
+} from './unicode-tables.js'
 
 export const ALPHA = 1 << 0
 export const DECIMAL = 1 << 1

@@ -10,7 +10,8 @@
  * - `\g<...>` takes what Python's int() reads (' 1', '+1', '1_0', '-0' are accepted, as
  *   3.11 does with a DeprecationWarning), or an identifier naming a group.
  */
-import { ServiceError } from '../../errors.js'
+import { ServiceError } from '../errors.js'
+import { isAscii } from './code-point-runs.js'
 
 /** Literal text, or the number of the group whose text goes there (unmatched: ''). */
 export type TemplatePart = string | number
@@ -58,8 +59,7 @@ export function parseTemplate (repl: string, groups: number, groupIndex: Readonl
       const name = cps.slice(i + 1, close).join('')
       i = close + 1
       if (name === '') return fail('a missing group name')
-      // eslint-disable-next-line no-control-regex
-      if (!/^[\x00-\x7f]*$/.test(name)) return fail(`the group name ${JSON.stringify(name)}, which is not ASCII`)
+      if (!isAscii(name)) return fail(`the group name ${JSON.stringify(name)}, which is not ASCII`)
       if (ASCII_IDENTIFIER.test(name)) {
         const index = groupIndex.get(name)
         if (index === undefined) return fail(`the unknown group name '${name}'`)

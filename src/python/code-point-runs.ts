@@ -6,12 +6,17 @@
 // eslint-disable-next-line no-control-regex
 const ASCII = /^[\x00-\x7f]*$/
 
+/** Whether every code unit of `s` is ASCII (true for ''): such a string is one run. */
+export function isAscii (s: string): boolean {
+  return ASCII.test(s)
+}
+
 /**
  * Maps s through `bulk` (JavaScript's own mapping) in runs, except for each non-ASCII code
  * point `single` answers for, which takes that answer; an all-ASCII string is one run.
  */
 export function mapByCodePoint (s: string, bulk: (run: string) => string, single: (cp: number) => string | undefined): string {
-  if (ASCII.test(s)) return bulk(s)
+  if (isAscii(s)) return bulk(s)
   let out = ''
   let run = 0
   for (let i = 0; i < s.length; i++) {

@@ -9,7 +9,7 @@
  * as nothing; names through html.entities.html5, else the longest prefix that is an
  * entity without ';' ('&notit;' gives '¬it;'), else the text as it was.
  */
-import { ServiceError } from '../../errors.js'
+import { ServiceError } from '../errors.js'
 import { HTML5_ENTITIES, INVALID_CHARREFS, INVALID_CODEPOINTS } from './html-entities.js'
 
 interface Tables {

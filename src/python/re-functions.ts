@@ -9,8 +9,8 @@
  * one there (a lazy quantifier, an empty alternative before another), so stepping on is
  * exact.
  */
-import { ServiceError } from '../../errors.js'
-import { translatePythonPattern, type PythonRegexFlags, type TranslatedPattern } from '../../sklearn/text/python-regex.js'
+import { ServiceError } from '../errors.js'
+import { translatePythonPattern, type PythonRegexFlags, type TranslatedPattern } from './python-regex.js'
 import { parseTemplate, type TemplatePart } from './repl-template.js'
 
 const FLAG_NAMES: Readonly<Record<string, keyof PythonRegexFlags>> = {

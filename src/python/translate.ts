@@ -2,7 +2,7 @@
  * Python 3.11's `str.maketrans` and `str.translate`, by code point: each character of
  * the text is looked up in the table and replaced by its text, deleted (None), or kept.
  */
-import { ServiceError } from '../../errors.js'
+import { ServiceError } from '../errors.js'
 
 /** A `str.maketrans` table: code point -> replacement text, or null to delete. */
 export interface PyTranslation {

@@ -19,10 +19,10 @@
  * reference to an open or later group, a quantifier with nothing to repeat) is refused
  * with the same code.
  */
-import { ServiceError } from '../../errors.js'
+import { ServiceError } from '../errors.js'
 import { DIGIT, SPACE, WORD } from './python-str.js'
 import { hasCased, ignoreCaseRanges, isCased, type ClassItems } from './sre-ignore-case.js'
-import { DIGIT_RANGES, SPACE_RANGES, WORD_RANGES } from './unicode-tables.js'
+import { DECIMAL_RANGES, SPACE_RANGES, WORD_RANGES } from './unicode-tables.js'
 
 export interface TranslatedPattern {
   /** The JavaScript regular expression (flags 'gu'). */
@@ -164,7 +164,7 @@ class Translator {
     this.#strict = strict
     this.#pos = start
     this.#word = rangesSource(flags.ascii ? ASCII_WORD : WORD_RANGES)
-    this.#digit = rangesSource(flags.ascii ? ASCII_DIGIT : DIGIT_RANGES)
+    this.#digit = rangesSource(flags.ascii ? ASCII_DIGIT : DECIMAL_RANGES)
     this.#space = rangesSource(flags.ascii ? ASCII_SPACE : SPACE_RANGES)
   }
 
@@ -446,7 +446,7 @@ class Translator {
   /** What a class escape matches inside a class, as flat ranges (a 'u' class cannot nest), or undefined. */
   #classEscapeRanges (c: string): readonly number[] | undefined {
     const word = this.#flags.ascii ? ASCII_WORD : WORD_RANGES
-    const digit = this.#flags.ascii ? ASCII_DIGIT : DIGIT_RANGES
+    const digit = this.#flags.ascii ? ASCII_DIGIT : DECIMAL_RANGES
     const space = this.#flags.ascii ? ASCII_SPACE : SPACE_RANGES
     switch (c) {
       case 'w': return word

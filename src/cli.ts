@@ -8,7 +8,7 @@ import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { ServiceError } from './errors.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
-import { DEFAULT_TOP_K, MAX_TOP_K } from './http/schemas.js'
+import { DEFAULT_TOP_K, MAX_TOP_K } from './service/limits.js'
 import type { LineFormat, LinesResult } from './prediction-lines.js'
 import type { ServedModelSpec } from './model/served-model.js'
 
@@ -206,7 +206,7 @@ async function explain (argv: string[]): Promise<void> {
   const topK = Number(values['top-k'])
   if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw new UsageError(`--top-k must be an integer from 1 to ${MAX_TOP_K}, not '${values['top-k'] ?? ''}'`)
   if (positionals.length > 1) throw new UsageError('explain takes at most one FILE')
-  const [{ loadServedModel }, { lineChunks }, { mapLines }, { explanationJson }] = await Promise.all([import('./model/served-model.js'), import('./line-chunks.js'), import('./prediction-lines.js'), import('./sklearn/explain.js')])
+  const [{ loadServedModel }, { lineChunks }, { mapLines }, { explanationJson }] = await Promise.all([import('./model/served-model.js'), import('./line-chunks.js'), import('./prediction-lines.js'), import('./service/explanation-json.js')])
   const { predictor } = await loadServedModel(await modelSpec(values))
   const refusal = predictor.explainRefusal
   if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from '../errors.js'
 import { Server, ServerCredentials } from '@grpc/grpc-js'
-import { BODY_LIMIT } from '../service/context.js'
+import { BODY_LIMIT } from '../service/limits.js'
 import { createHealthService, type HealthService } from './health-service.js'
 import { createInferenceService, type GrpcContext } from './inference-service.js'
 import { loadServices } from './protos.js'

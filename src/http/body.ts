@@ -9,7 +9,7 @@
  */
 import type { NextFunction, Request, Response } from 'express'
 import { ServiceError } from '../errors.js'
-import { BODY_LIMIT } from '../service/context.js'
+import { BODY_LIMIT } from '../service/limits.js'
 import { contentCodings, decodeBody } from './content-coding.js'
 import { JsonShapeScanner, type JsonShapeLimits } from './json-shape.js'
 import { drainAfterAnswer } from './linger.js'

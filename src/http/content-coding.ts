@@ -6,7 +6,7 @@
  */
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { ServiceError } from '../errors.js'
-import { BODY_LIMIT } from '../service/context.js'
+import { BODY_LIMIT } from '../service/limits.js'
 
 const DECODERS: Readonly<Record<string, (bytes: Buffer, options: { maxOutputLength: number }) => Buffer>> = {
   gzip: gunzipSync,

@@ -3,14 +3,15 @@
  * responses, one source for both the validation and the OpenAPI document (openapi.ts).
  * A text's length is in code points, as Python's len() counts it (DECISIONS.md 3).
  */
+import { DEFAULT_TOP_K, MAX_TOP_K } from '../service/limits.js'
+
 export interface Limits {
   readonly maxBatchSize: number
   readonly maxTextLength: number
 }
 
-/** Most features an explanation lists per text. */
-export const MAX_TOP_K = 100
-export const DEFAULT_TOP_K = 10
+/** Most features an explanation lists per text, and how many by default (shared with the CLI). */
+export { DEFAULT_TOP_K, MAX_TOP_K }
 
 type Schema = Record<string, unknown>
 

@@ -23,9 +23,3 @@ export interface ServiceContext {
 }
 
 export const API_VERSION = '1.0.0'
-
-/**
- * Largest request a transport takes, in bytes: an HTTP body, a gRPC message (SPEC's 1 MiB).
- * A coded (gzip, deflate, br) body may inflate to four times this, no more.
- */
-export const BODY_LIMIT = 1024 * 1024

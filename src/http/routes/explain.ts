@@ -5,7 +5,7 @@
  * as /predict, plus `top_k`; the single form answers one explanation, the batch form a list.
  */
 import type { RequestHandler } from 'express'
-import { explanationJson } from '../../sklearn/explain.js'
+import { explanationJson } from '../../service/explanation-json.js'
 import { chargeTexts } from '../access.js'
 import type { AppContext } from '../context.js'
 import { sendJson } from '../send.js'

@@ -41,7 +41,8 @@ export class WorkerStarts {
   async settled (threads: () => readonly Worker[], timeoutMs: number = START_WAIT_MS): Promise<void> {
     const deadline = performance.now() + timeoutMs
     for (;;) {
-      const loading = threads().filter(w => !this.#started.has(w.threadId))
+      // a worker that has exited has threadId -1
+      const loading = threads().filter(w => w.threadId !== -1 && !this.#started.has(w.threadId))
       const left = deadline - performance.now()
       if (loading.length === 0 || left <= 0) return
       await new Promise<void>(resolve => {

@@ -8,6 +8,8 @@ import { expect } from 'chai'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import path from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { WorkerStarts } from '../../src/pool/worker-starts.js'
 import { FIXTURES, ROOT } from '../helpers/paths.js'
 
 const LOOP = path.join(ROOT, 'dist', 'test', 'helpers', 'refuse-pool-loop.js')
@@ -28,5 +30,33 @@ describe('ClassifierPool torn down on a refusal', function () {
     expect(stderr.slice(0, 2000), 'stderr').to.equal('')
     expect({ code, signal }).to.deep.equal({ code: 0, signal: null })
     expect(stdout.split('\n')).to.deep.equal([...Array<string>(STARTS).fill(line), ''])
+  })
+})
+
+describe('WorkerStarts', () => {
+  const idle = (): Worker => new Worker('setInterval(() => {}, 1000)', { eval: true })
+
+  it('settles at once when every worker has started, and counts the starts', async () => {
+    const w = idle()
+    const starts = new WorkerStarts(1)
+    starts.started(w.threadId)
+    const t = performance.now()
+    await starts.settled(() => [w], 5000)
+    expect([starts.count, performance.now() - t < 1000]).to.deep.equal([1, true])
+    await w.terminate()
+  })
+
+  it('settles when a worker that never said it started exits, or else at its bound', async () => {
+    const quiet = idle()
+    const starts = new WorkerStarts(1)
+    let t = performance.now()
+    await starts.settled(() => [quiet], 150)
+    const bounded = performance.now() - t
+    expect(bounded).to.be.within(140, 2000)
+    t = performance.now()
+    const settled = starts.settled(() => [quiet], 10_000)
+    await quiet.terminate()
+    await settled
+    expect(performance.now() - t).to.be.below(5000)
   })
 })

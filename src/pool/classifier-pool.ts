@@ -15,6 +15,7 @@ import { StartingQueue, TaskClock, type Overrun } from './task-clock.js'
 import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
+import { WorkerStarts } from './worker-starts.js'
 import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type ModelStatus, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 
@@ -61,12 +62,6 @@ export interface Classified {
   /** The terms the analyzer made of each text, and how many of them are features. */
   readonly terms: Int32Array
   readonly known: Int32Array
-}
-
-/** Workers started so far, and how many of them the pool started with. */
-interface WorkerStarts {
-  readonly first: number
-  count: number
 }
 
 const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
@@ -143,26 +138,22 @@ export class ClassifierPool {
     // A worker that dies outside a task (or while being replaced) must not take the process down.
     piscina.on('error', onWorkerError)
     // Every worker says so when it starts; past the first ones, each is a replacement.
-    const starts: WorkerStarts = { first: options.workers, count: 0 }
+    const starts = new WorkerStarts(options.workers)
     piscina.on('message', (message: unknown) => {
       const threadId = (message as WorkerStarted | null)?.workerStarted
       if (threadId === undefined) return
-      if (++starts.count > starts.first) options.onWorkerRestart?.(threadId)
+      starts.started(threadId)
+      if (starts.count > starts.first) options.onWorkerRestart?.(threadId)
     })
     let decoded
-    try {
-      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null))
-    } catch (err) {
-      publisher.close()
-      await piscina.destroy()
-      throw err
-    }
     let statuses: WorkerStatus[]
     try {
+      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null))
       statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.workers)
     } catch (err) {
+      // A refusal usually comes while the workers still load their code: let them finish first.
       publisher.close()
-      await piscina.destroy()
+      await destroyPool(piscina, starts)
       throw err
     }
     const model = modelStatus(decoded, statuses, performance.now() - started)
@@ -344,9 +335,16 @@ export class ClassifierPool {
     this.#closed = true
     // Not piscina.close(): it leaves a 30 s timer running that keeps a finished CLI alive.
     await this.#admission.idle()
-    await this.#piscina.destroy()
+    // a worker started to replace one that timed out may still be loading its code
+    await destroyPool(this.#piscina, this.#starts)
     this.#publisher.close()
   }
+}
+
+/** Stops every worker, once none is still loading its modules (see worker-starts.ts). */
+async function destroyPool (piscina: Piscina<Task, ClassifyResult>, starts: WorkerStarts): Promise<void> {
+  await starts.settled(() => piscina.threads)
+  await piscina.destroy()
 }
 
 /** A task's failure as the service reports it: 503 for our own clocks (saying which), 500 for anything else. */

@@ -7,6 +7,16 @@ export interface SparseRow {
   readonly values: Float64Array
   /** The row's dtype is float32: its values are float32 numbers and float32 arithmetic follows. */
   readonly float32: boolean
+  /**
+   * The row's dtype is an integer or bool one (CountVectorizer's counts): scikit-learn's
+   * float-only routines (the k-NN reductions) do not take it. Absent means a float dtype.
+   */
+  readonly integer?: boolean
+}
+
+/** A row's dtype fields, for a row built from another of the same dtype (a column subset). */
+export function dtypeOf (row: SparseRow): Pick<SparseRow, 'float32' | 'integer'> {
+  return row.integer === true ? { float32: row.float32, integer: true } : { float32: row.float32 }
 }
 
 /** A dense row (e.g. TruncatedSVD's output) as a row holding every column, in order. */

@@ -107,3 +107,29 @@ describe('KNeighborsClassifier on sparse rows, as scikit-learn 1.2.1, 1.6.1 and 
     })
   }
 })
+
+describe("CountVectorizer's counts in its dtype, as k-NN reads them", () => {
+  interface Counts { texts: string[], vectorizers: Record<string, { dtype: string, rows: Array<{ indices: number[], values: number[] }> }> }
+  const dir = path.join(DIR, '1.2.1')
+  const counts = JSON.parse(readFileSync(path.join(dir, '_vectorizers', 'counts.json'), 'utf8')) as Counts
+  /** A k-NN case fitted on each vectorizer file's rows. */
+  const caseOf = (file: string): string => casesOf('1.2.1').find(name => {
+    const expected = JSON.parse(readFileSync(path.join(dir, name, 'expected.json'), 'utf8')) as KnnCase
+    return expected.files[0] === `../_vectorizers/${file}`
+  })!
+
+  it('covers int64, int32, uint8 and bool', () => {
+    expect(Object.values(counts.vectorizers).map(v => v.dtype).sort()).to.deep.equal(['bool', 'int32', 'int64', 'int64', 'uint8'])
+  })
+
+  for (const [file, { dtype, rows }] of Object.entries(counts.vectorizers)) {
+    it(`${file} (${dtype}): counts past the dtype's range wrap as numpy's cast does, zeros kept`, async () => {
+      const name = caseOf(file)
+      const { predictor } = await loadModel(pathsOf(path.join(dir, name), JSON.parse(readFileSync(path.join(dir, name, 'expected.json'), 'utf8')) as KnnCase))
+      counts.texts.forEach((text, i) => {
+        const row = predictor.transform(text)
+        expect({ indices: [...row.indices], values: [...row.values] }, `${file} text ${i}`).to.deep.equal(rows[i])
+      })
+    })
+  }
+})

@@ -13,7 +13,7 @@ import type { PyObject } from '../../pickle/values.js'
 import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
 import { argmax } from '../math.js'
 import { attr, int, int32Array, items, readClasses, shapeError } from '../record.js'
-import type { SparseRow } from '../sparse-row.js'
+import { dtypeOf, type SparseRow } from '../sparse-row.js'
 import { buildMembers, encodedClassIndices } from './inner.js'
 
 interface BaggingState extends EstimatorState {
@@ -65,7 +65,7 @@ function createProjection (columns: Int32Array, nFeatures: number): (row: Sparse
         values.push(row.values[e]!)
       }
     }
-    return { indices: Int32Array.from(indices), values: Float64Array.from(values), float32: row.float32 }
+    return { indices: Int32Array.from(indices), values: Float64Array.from(values), ...dtypeOf(row) }
   }
 }
 

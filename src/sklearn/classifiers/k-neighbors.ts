@@ -13,6 +13,11 @@
  *   metrics it takes (not euclidean, not cosine);
  * - otherwise `pairwise_distances` then `np.argpartition` and `np.argsort` (numpy's
  *   portable introselect and introsort: see numpy-argpartition.ts).
+ * `_fit_X` of integers or bools (CountVectorizer's counts) or float16 is kept as it is by
+ * `fit`; the reductions take only float32 and float64 (`is_usable_for`), so every query goes
+ * through `pairwise_distances`, whose `check_pairwise_arrays` computes on float64 copies of
+ * both sides (scipy's `astype` sorts `_fit_X` in place first: every metric sees sorted rows,
+ * from the first query on). A query row of integers meets float training rows the same way.
  * The reductions deal training rows out to OpenMP threads in chunks of 256, and which of
  * equally distant rows survive depends on the thread count: this serves scikit-learn run
  * on `threads` threads (one by default, as with OMP_NUM_THREADS=1).
@@ -60,7 +65,7 @@ export interface KNeighborsState extends EstimatorState {
   /** Threads the reductions are taken to run on. */
   readonly threads: number
   readonly fit: TrainingRows
-  /** Whether `_fit_X` passes the reductions' checks (entries, int32 indices). */
+  /** Whether `_fit_X` passes the reductions' checks (entries, int32 indices, float32 or float64 values). */
   readonly fitReducible: boolean
   /** `_y`: each training row's class index. */
   readonly y: Int32Array
@@ -102,12 +107,18 @@ function trainingRows (obj: PyObject, name: string): { fit: TrainingRows, reduci
   const [rows, cols] = value.shape
   const indptr = new Int32Array(rows + 1)
   for (let i = 0; i <= rows; i++) indptr[i] = indexAt(value.indptr!, i)
-  const indices = new Int32Array(value.nnz)
+  let indices: Int32Array = new Int32Array(value.nnz)
   for (let p = 0; p < indices.length; p++) indices[p] = indexAt(value.indices!, p)
+  const { kind, itemsize } = value.data.dtype
+  if (!'biuf'.includes(kind)) unsupported(`${name}._fit_X holds ${value.data.dtype.str} values; scikit-learn's fit takes numbers only`)
   const data = Float64Array.from(toFloat64(value.data, `${name}._fit_X`))
   const float32 = isFloat32(value)
-  if (!float32 && !(value.data.dtype.kind === 'f' && value.data.dtype.itemsize === 8)) {
-    unsupported(`${name}._fit_X holds ${value.data.dtype.str} values; scikit-learn keeps float64 or float32`)
+  const floatRows = kind === 'f' && (itemsize === 4 || itemsize === 8)
+  if (!floatRows && !isCanonical(indptr, indices)) {
+    // scipy's astype to float64 (check_pairwise_arrays, every query) first sorts _fit_X in
+    // place, so each distance is taken over sorted rows (CountVectorizer's fit_transform
+    // leaves them unsorted), on the first query as on every later one
+    indices = sortedRows(indptr, indices, data, name)
   }
   const csc = byFeature(indptr, indices, data, cols)
   const unit = unitRows(indptr, data, float32)
@@ -123,7 +134,27 @@ function trainingRows (obj: PyObject, name: string): { fit: TrainingRows, reduci
     cscUnit: byFeature(indptr, indices, unit, cols).cscData
   }
   const int32 = (a: NdArray): boolean => a.dtype.kind === 'i' && a.dtype.itemsize === 4
-  return { fit, reducible: value.nnz > 0 && int32(value.indices!) && int32(value.indptr!), canonical: isCanonical(indptr, indices) }
+  return { fit, reducible: floatRows && value.nnz > 0 && int32(value.indices!) && int32(value.indptr!), canonical: isCanonical(indptr, indices) }
+}
+
+/**
+ * Each row's entries by increasing column (`data` permuted in place), as scipy's
+ * `sum_duplicates` leaves them; a row naming a column twice is refused (scipy would sum the
+ * two in the integer dtype, which no vectorizer makes and which is not reproduced).
+ */
+function sortedRows (indptr: Int32Array, indices: Int32Array, data: Float64Array, name: string): Int32Array {
+  const sorted = new Int32Array(indices.length)
+  for (let i = 0; i + 1 < indptr.length; i++) {
+    const start = indptr[i]!
+    const order = Array.from({ length: indptr[i + 1]! - start }, (_, e) => start + e).sort((a, b) => indices[a]! - indices[b]!)
+    const values = order.map(p => data[p]!)
+    order.forEach((p, e) => {
+      sorted[start + e] = indices[p]!
+      data[start + e] = values[e]!
+      if (e > 0 && sorted[start + e] === sorted[start + e - 1]) unsupported(`${name}._fit_X row ${i} holds column ${indices[p]!} twice; scikit-learn sums such entries in their integer dtype, which is not reproduced`)
+    })
+  }
+  return sorted
 }
 
 /** Whether every row's column indices strictly increase (scipy's canonical format). */
@@ -203,7 +234,7 @@ function build (obj: PyObject): KNeighborsState {
 
 /** Whether the reductions take this query: entries on both sides, one dtype. */
 function reducibleFor (state: KNeighborsState, row: SparseRow): boolean {
-  return state.fitReducible && row.indices.length > 0 && row.float32 === state.fit.float32
+  return state.fitReducible && row.indices.length > 0 && row.integer !== true && row.float32 === state.fit.float32
 }
 
 /**

@@ -3,7 +3,7 @@
  * renumbered by rank, each row's entries in their stored order (scipy's `X[:, mask]`).
  */
 import type { Step } from '../estimator.js'
-import type { SparseRow } from '../sparse-row.js'
+import { dtypeOf, type SparseRow } from '../sparse-row.js'
 
 /** Old column -> new column, or -1 for a column the mask drops. */
 function columnMap (mask: Uint8Array): Int32Array {
@@ -26,7 +26,7 @@ function selectColumns (row: SparseRow, map: Int32Array): SparseRow {
       values[at++] = row.values[e]!
     }
   }
-  return { indices, values, float32: row.float32 }
+  return { indices, values, ...dtypeOf(row) }
 }
 
 /** A selector step from its mask. */

@@ -73,7 +73,9 @@ function create (state: FeatureUnionState, ctx: CreateContext): Vectorizer {
           values[at++] = w === null ? v : r.float32 ? Math.fround(v * w) : v * w
         }
       })
-      return { indices, values, float32: rows.every(r => r.float32) }
+      // sp.hstack keeps integer blocks integer; a weight (a Python float) makes them float64
+      const integer = rows.every((r, i) => r.integer === true && members[i]!.weight === null)
+      return { indices, values, float32: rows.every(r => r.float32), ...(integer ? { integer } : {}) }
     }
   }
 }

@@ -19,6 +19,7 @@ import { FeatureCounter } from './feature-counter.js'
 import { packTerms, termAt, type TermList } from './term-list.js'
 import { buildTermTable, lookupRange, type TermTable } from './term-table.js'
 import { NEEDS_EXACT_PATH, buildWordIndex, forEachFeatureOfIds, scanTokenIds, type IdBuffer, type WordIndex } from './word-index.js'
+import { countCast } from './count-dtype.js'
 import { applyTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
 import { summarize } from '../../pickle/summarize.js'
 
@@ -32,6 +33,8 @@ export interface VocabularyVectorizerState extends EstimatorState {
   readonly binary: boolean
   /** dtype float32: counts and TF-IDF arithmetic are rounded to float32. */
   readonly float32: boolean
+  /** A CountVectorizer's integer or bool dtype (its counts are cast to it), or null: a float one. */
+  readonly integerDtype: string | null
   readonly tfidf: TfidfState | null
 }
 
@@ -137,6 +140,8 @@ function build (obj: PyObject): VocabularyVectorizerState {
     terms: table,
     binary: bool(obj, 'binary', false),
     float32: dtype === 'float32',
+    // TfidfVectorizer computes in float64 whatever its dtype (scikit-learn warns and converts)
+    integerDtype: tfidf === null && countCast(dtype) !== null ? dtype : null,
     tfidf
   }
 }
@@ -178,6 +183,7 @@ function create (state: VocabularyVectorizerState): Vectorizer {
   const counter = new FeatureCounter(state.vocabulary.count)
   const countText = createCounting(state)
   const { binary, float32, tfidf } = state
+  const cast = state.integerDtype === null ? null : countCast(state.integerDtype)
   return {
     kind: state.kind,
     nFeatures: state.vocabulary.count,
@@ -185,7 +191,7 @@ function create (state: VocabularyVectorizerState): Vectorizer {
     params: {
       ...analyzerParams(state.analyzer),
       binary,
-      dtype: float32 ? 'float32' : 'float64',
+      dtype: state.integerDtype ?? (float32 ? 'float32' : 'float64'),
       ...(tfidf === null ? {} : tfidfParams(tfidf))
     },
     transform: (text: string, coverage?: TermCoverage): SparseRow => {
@@ -195,7 +201,9 @@ function create (state: VocabularyVectorizerState): Vectorizer {
         coverage.known += counter.added
       }
       const counts = counter.takeRow(binary, float32)
-      return tfidf === null ? counts : applyTfidf(counts, tfidf, true)
+      if (cast === null) return tfidf === null ? counts : applyTfidf(counts, tfidf, true)
+      if (!binary) for (let e = 0; e < counts.values.length; e++) counts.values[e] = cast(counts.values[e]!)
+      return { ...counts, integer: true }
     }
   }
 }

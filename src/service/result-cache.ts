@@ -17,7 +17,7 @@ export interface CachedResult {
 
 /**
  * What an entry may hold on the heap: a 44-character base64 key, the result, and lru-cache's
- * slots in its arrays and key map, measured at 158 bytes (test/http/result-cache.test.ts
+ * slots in its arrays and key map, measured at 158 bytes (test/service/result-cache.test.ts
  * checks it stays below this bound).
  */
 export const ENTRY_BYTES = 256

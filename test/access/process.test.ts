@@ -57,7 +57,10 @@ describe('keys in the service process', function () {
     expect(await post()).to.equal(200)
     run.child.kill('SIGHUP')
     await waitFor(async () => await post() === 401)
-    expect(logLines(run).some(l => l.msg === 'api keys reloaded' && l.keys === 0)).to.equal(true)
+    // The log goes to stdout asynchronously (pino's sonic-boom): it may land just after the 401 does.
+    const reloaded = (): boolean => logLines(run!).some(l => l.msg === 'api keys reloaded' && l.keys === 0)
+    await waitFor(reloaded, 5000).catch(() => {})
+    expect(reloaded()).to.equal(true)
     expect(run.stdout()).to.not.include(secret)
   })
 })

@@ -74,6 +74,8 @@ export async function main (): Promise<void> {
     })
     // gRPC (GRPC_PORT) only when asked for: its modules are not even loaded otherwise.
     const grpc = config.grpcPort === null ? null : await (await import('./grpc/server.js')).startGrpcServer(context, config.grpcPort, config.grpcHost)
+    // MODEL_POLL_SECONDS: its module loaded now, so nothing is awaited between loadAll and the first look.
+    const poller = root !== null && config.modelPollSeconds > 0 ? await import('./repository/poller.js') : null
     const address = server.address()
     const port = typeof address === 'object' && address !== null ? address.port : config.port
     logger.info('ready', {
@@ -104,16 +106,15 @@ export async function main (): Promise<void> {
     webhooks?.send('model.loaded', { model: first.name, version: first.version, seconds: pool.model.loadMs / 1000 })
     // The repository's other models load beside the default one, which already serves.
     repository.loadAll().catch(err => logger.error('repository load failed', { stack: (err as Error).stack }))
+    // Polling starts in the same turn as loadAll's look at the folder: a folder added in between
+    // (after the ready line, say) would be in the poller's first snapshot yet never loaded.
+    if (poller !== null && root !== null) poller.pollRepository(repository, root, config.modelPollSeconds, err => logger.error('repository poll failed', { stack: (err as Error).stack }))
     // SIGHUP reloads every model (and loads new folders); a failed reload leaves the old version serving.
     // SIGHUP also re-reads the key file (a bad one leaves the previous keys in force).
     process.on('SIGHUP', () => {
       context.access?.keys.reload()
       repository.reloadAll().catch(err => logger.error('reload failed', { stack: (err as Error).stack }))
     })
-    if (root !== null && config.modelPollSeconds > 0) {
-      const { pollRepository } = await import('./repository/poller.js')
-      pollRepository(repository, root, config.modelPollSeconds, err => logger.error('repository poll failed', { stack: (err as Error).stack }))
-    }
     const readyPool = pool
     const stop = (signal: string): void => {
       if (stopping) return

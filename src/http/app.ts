@@ -72,8 +72,9 @@ export function createContext (options: AppOptions): AppContext {
   return withValidator(createService(options))
 }
 
-function withValidator (service: ServiceContext): AppContext {
-  return { ...service, validator: createBodyValidator(service.config) }
+/** The HTTP context of `service`; one from createContext already has its validators (compiled once). */
+function withValidator (service: ServiceContext | AppContext): AppContext {
+  return 'validator' in service ? service : { ...service, validator: createBodyValidator(service.config) }
 }
 
 /** Every handler of the route table, by name. */

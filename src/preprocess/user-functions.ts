@@ -62,14 +62,13 @@ function moduleUrl (module: FunctionsModule): string {
 }
 
 /**
- * Imports the functions module (the file at `module` read now, or the source a load kept)
- * and returns its functions by Python name.
+ * Imports the functions module as a load read it (readFunctionsModule) and returns its
+ * functions by Python name.
  * @throws ServiceError ERR_CONFIG_INVALID naming the module and the problem.
  */
-export async function loadUserFunctions (module: string | FunctionsModule): Promise<UserFunctions> {
-  const kept = typeof module === 'string' ? readFunctionsModule(module) : module
-  const file = kept.file
-  const url = moduleUrl(kept)
+export async function loadUserFunctions (module: FunctionsModule): Promise<UserFunctions> {
+  const file = module.file
+  const url = moduleUrl(module)
   let imported: Record<string, unknown>
   try {
     imported = await import(url) as Record<string, unknown>

@@ -4,7 +4,7 @@
  * the one error table (its V2 HTTP status over REST, its gRPC status over gRPC) with the same
  * message. Real service, real gRPC client, real worker threads.
  */
-import { status, type Client } from '@grpc/grpc-js'
+import { Metadata, status, type Client } from '@grpc/grpc-js'
 import { expect } from 'chai'
 import { rmSync } from 'node:fs'
 import request from 'supertest'
@@ -74,7 +74,6 @@ function typedGrpc (rpc: string, response: Record<string, unknown>): unknown {
     }
   }
   if (rpc === 'RepositoryIndex') return (response as { models: unknown[] }).models
-  if (rpc === 'ModelReady') return response
   return response
 }
 
@@ -124,7 +123,6 @@ describe('REST V2 and gRPC over the same operations', function () {
   }
 
   async function overGrpc (pair: Pair): Promise<Outcome> {
-    const { Metadata } = await import('@grpc/grpc-js')
     const metadata = new Metadata()
     metadata.set('authorization', `Bearer ${secretOf(pair.grpc.key)}`)
     const fn = (inference as unknown as Record<string, (m: object, md: InstanceType<typeof Metadata>, cb: (err: { code: number, details: string } | null, res: Record<string, unknown>) => void) => void>)[pair.grpc.rpc]!

@@ -78,7 +78,7 @@ type Validate = ReturnType<Ajv['compile']>
 let ajv: Ajv | undefined
 const compiled = new Map<object, Validate>()
 function validator (schema: object): Validate {
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false })
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true })
   let v = compiled.get(schema)
   if (v === undefined) {
     v = ajv.compile(schema)
@@ -107,13 +107,19 @@ function problem (file: string, detail: string): ServiceError {
   return new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${detail}`, { file })
 }
 
+/** " (known: a, b)": the keys the object's schema allows, for an unknown key (ajv's `verbose` keeps the schema). */
+function knownKeys (e: ErrorObject): string {
+  const properties = (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties
+  return properties === undefined ? '' : ` (known: ${Object.keys(properties).join(', ')})`
+}
+
 /** ajv's errors as "<where> <what>", the deepest first, without the noise oneOf adds. */
 function describeErrors (errors: readonly ErrorObject[]): string {
   const useful = errors.filter(e => e.keyword !== 'oneOf' && e.keyword !== 'if')
   const shown = (useful.length > 0 ? useful : errors).slice(0, 5)
   return shown.map(e => {
     const where = e.instancePath === '' ? 'the file' : e.instancePath.slice(1).replaceAll('/', '.')
-    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')})` : ''
+    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'${knownKeys(e)}` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')})` : ''
     return `${where} ${e.message ?? 'is invalid'}${extra}`
   }).join('; ')
 }

@@ -31,6 +31,8 @@ export interface ModelSettings {
   /** The module of the app's functions (absolute), or null. */
   readonly functions: string | null
   readonly labels: LabelSource | null
+  /** Columns the app appended to the vectorizer's row (scipy hstack), each a function of the functions module, in order. */
+  readonly columns: ReadonlyArray<{ readonly function: string, readonly width: number }>
 }
 
 /** The key under `parameters.extra` that holds tfidf-serve's own settings. */
@@ -57,6 +59,10 @@ const SCHEMA = {
                 vectorizer: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
                 preprocess: { type: 'array', items: { type: 'object', required: ['op'], properties: { op: { type: 'string' } } } },
                 functions: { type: 'string', minLength: 1 },
+                columns: {
+                  type: 'array',
+                  items: { type: 'object', required: ['function', 'width'], additionalProperties: false, properties: { function: { type: 'string', minLength: 1 }, width: { type: 'integer', minimum: 1 } } }
+                },
                 labels: {
                   oneOf: [
                     { type: 'object', required: ['file'], additionalProperties: false, properties: { file: { type: 'string', minLength: 1 } } },
@@ -158,7 +164,10 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
   if (wrongStep !== undefined) throw problem(absolute, wrongStep)
   const doc = raw as { name?: string, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
-  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string> }
+  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string>, columns?: ModelSettings['columns'] }
+  if (ours.columns !== undefined && ours.columns.length > 0 && ours.functions === undefined) {
+    throw problem(absolute, 'columns name functions of the app, but the settings name no functions module ("functions")')
+  }
   const dir = path.dirname(absolute)
   const at = (p: string): string => path.resolve(dir, p)
   const labels: LabelSource | null = ours.labels === undefined ? null : 'file' in ours.labels && typeof ours.labels.file === 'string' ? { file: at(ours.labels.file) } : { map: Object.freeze({ ...ours.labels }) }
@@ -182,7 +191,8 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
     vectorizers: Object.freeze(vectorizers),
     preprocess: Object.freeze(ours.preprocess ?? []),
     functions: ours.functions === undefined ? null : at(ours.functions),
-    labels
+    labels,
+    columns: Object.freeze((ours.columns ?? []).map(c => Object.freeze({ function: c.function, width: c.width })))
   })
 }
 

@@ -60,7 +60,7 @@ const TEXT_STEPS = [
 const WORD_ONLY_STEPS = [
   step('stopwords', { nltk: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, sklearn: { type: 'boolean' }, words: WORDS, add: WORDS, except: WORDS }),
   step('replace', { table: { type: 'object', additionalProperties: { type: 'string' } } }, ['table']),
-  step('keep', { if: { enum: ['str.isalpha', 'str.isalnum', 'str.isdigit', 'str.isdecimal', 'str.isnumeric', 'str.isascii', 'str.islower', 'str.isupper', 'not str.isalpha', 'not str.isalnum', 'not str.isdigit', 'not str.isdecimal', 'not str.isnumeric', 'not str.isascii'] }, min_length: { type: 'integer', minimum: 0 } }),
+  step('keep', { if: { enum: ['str.isalpha', 'str.isalnum', 'str.isdigit', 'str.isdecimal', 'str.isnumeric', 'str.isascii', 'str.islower', 'str.isupper', 'not str.isalpha', 'not str.isalnum', 'not str.isdigit', 'not str.isdecimal', 'not str.isnumeric', 'not str.isascii', 'not str.islower', 'not str.isupper'] }, min_length: { type: 'integer', minimum: 0 } }),
   step('nltk.PorterStemmer', { mode: { enum: ['ORIGINAL_ALGORITHM', 'MARTIN_EXTENSIONS', 'NLTK_EXTENSIONS'] } }),
   step('nltk.SnowballStemmer', { language: { type: 'string' } }, ['language']),
   step('nltk.LancasterStemmer', { strip_prefix: { type: 'boolean' } }),

@@ -163,3 +163,16 @@ describe('word list steps in the settings', () => {
     expect(clean('NOT good . Fine film')).to.equal('not fine film not_fine fine_film')
   })
 })
+
+describe("the forms README shows, as written", () => {
+  it('re.sub flags as a list of names (["IGNORECASE"]) and keep if as Python names the method ("str.isalpha", "not str.isupper")', () => {
+    const clean = compiled('readme-forms', [
+      { op: 're.sub', pattern: 'http\\S+', repl: ' ', flags: ['IGNORECASE'] },
+      { op: 'words', steps: [{ op: 'keep', if: 'str.isalpha' }, { op: 'keep', if: 'not str.isupper' }] }
+    ])
+    expect(clean('See HTTP://x.y NOW or never 42 times')).to.equal('See or never times')
+    expect(loadError([{ op: 're.sub', pattern: 'a', repl: '', flags: 'IGNORECASE' }])).to.match(/flags must be array/)
+    expect(loadError([{ op: 'words', steps: [{ op: 'keep', if: 'isalpha' }] }])).to.match(/if must be equal to one of the allowed values \("str\.isalpha", /)
+  })
+})
+

@@ -23,6 +23,7 @@ import { cliRows } from './sections/cli-scaling.js'
 import { hostileRows, scanRows } from './sections/hostile-bodies.js'
 import { repositoryRows } from './sections/repository.js'
 import { transportRows } from './sections/transports.js'
+import { batchingRows, type BatchingSetting } from './sections/batching.js'
 import { inProcessRows } from './sections/in-process.js'
 import { startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
@@ -150,12 +151,18 @@ async function main (): Promise<void> {
   // TRANSPORTS_BEFORE=<checkout with dist/>: the same protocols against an older build, round by round.
   const transportBuilds = [{ label: 'this build' }, ...(process.env.TRANSPORTS_BEFORE === undefined ? [] : [{ label: `before (${process.env.TRANSPORTS_BEFORE})`, root: process.env.TRANSPORTS_BEFORE }])]
   const transports = runs('transports') ? await transportRows(models[0]!, transportBuilds, texts, QUICK ? 2 : DURATION, QUICK ? 1 : 5, progress) : []
+  // BATCHING=<max texts>/<max wait ms>,... : the settings to compare with batching off.
+  const batchingSettings: BatchingSetting[] = [{ label: 'off', maxTexts: 1, maxWaitMs: 0 }, ...(process.env.BATCHING ?? '64/5').split(',').map(s => {
+    const [maxTexts, maxWaitMs] = s.split('/').map(Number) as [number, number]
+    return { label: `${maxTexts} texts, ${maxWaitMs} ms`, maxTexts, maxWaitMs }
+  })]
+  const batching = runs('batching') ? await batchingRows(models[0]!, batchingSettings, texts, oracles.get(models[0]!.name), QUICK ? 2 : DURATION, QUICK ? 1 : 3, progress) : []
   const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -201,6 +208,12 @@ async function main (): Promise<void> {
     const spec = (build: string): typeof transports[number] | undefined => transports.find(o => o.build === build && o.protocol === 'spec /predict')
     console.log(markdown(['build', 'protocol', 'texts/s', 'front thread us/text', 'all threads us/text', 'vs spec route (all threads)', 'this build vs before (all threads)', 'front thread vs before'],
       transports.map(r => [r.build, r.protocol, fmt(r.textsPerSecond), fmt(r.frontUs, 2), fmt(r.serverUs, 2), ratio2(r.serverUs, spec(r.build)?.serverUs), r.build === 'this build' ? ratio2(r.serverUs, before(r)?.serverUs) : '', r.build === 'this build' ? ratio2(r.frontUs, before(r)?.frontUs) : ''])))
+  }
+  if (batching.length > 0) {
+    console.log('\n## Adaptive batching: the spec\'s /predict, default model, 2 workers (medians)\n')
+    const off = (r: typeof batching[number]): typeof batching[number] | undefined => batching.find(o => o.setting === 'off' && o.scenario === r.scenario)
+    console.log(markdown(['batching', 'scenario', 'texts/s', 'vs off', 'p99 ms', 'front thread us/text', 'all threads us/text', 'texts per worker task'],
+      batching.map(r => [r.setting, r.scenario, fmt(r.textsPerSecond), ratio2(r.textsPerSecond, off(r)?.textsPerSecond), fmt(r.p99Ms), fmt(r.frontUs, 2), fmt(r.serverUs, 2), fmt(r.textsPerTask, 1)])))
   }
   console.log(`\nwrote bench/results/${stamp}.json and .svg`)
 }

@@ -6,10 +6,11 @@
  */
 import { Piscina } from 'piscina'
 import { ServiceError } from '../errors.js'
-import type { LabelSource } from '../settings/model-settings.js'
+import type { LabelSource, ModelBatching } from '../settings/model-settings.js'
 import type { LineFormat, LinesResult } from '../prediction-lines.js'
 import type { Explanation } from '../sklearn/explain.js'
 import { Admission } from './admission.js'
+import { AdaptiveBatcher, gathers, type BatchLimits, type Share } from './adaptive-batcher.js'
 import { TaskAbort } from './task-abort.js'
 import { StartingQueue, TaskClock, type Overrun } from './task-clock.js'
 import { collectNow } from './collect-garbage.js'
@@ -51,7 +52,19 @@ export interface PoolOptions {
   readonly decoding?: Promise<DecodedModel>
   /** Called with the thread id of each worker started to replace another. */
   readonly onWorkerRestart?: (threadId: number) => void
+  /** Adaptive batching of every model whose settings do not say otherwise (config's ADAPTIVE_BATCH_*); off by default. */
+  readonly adaptiveBatch?: BatchLimits
+  /** The first model's own batching, from its settings. */
+  readonly modelBatching?: ModelBatching | null
 }
+
+/** What the pool reports of each classify or score task it hands a worker: its model, texts, and the requests' chunks it carries. */
+export type TaskObserver = (model: string, texts: number, chunks: number) => void
+
+const NO_BATCHING: BatchLimits = { maxTexts: 1, maxWaitMs: 0 }
+
+/** The tasks whose chunks can be gathered: their results are rows, one per text. */
+type GatheredTask = 'classify' | 'score'
 
 /** Per text, in input order (columns: no object per prediction). */
 export interface Classified {
@@ -71,6 +84,8 @@ export interface ModelSpec {
   readonly paths: ModelPaths
   readonly settingsFile: string | null
   readonly labels?: LabelSource | null
+  /** The model's own adaptive batching (its settings' max_batch_size and max_batch_time); what it leaves out is the pool's. */
+  readonly batching?: ModelBatching | null
 }
 
 type Task = ClassifyTask | LinesTask | ExplainTask | StatusTask
@@ -91,6 +106,14 @@ export class ClassifierPool {
   readonly #admission: Admission
   readonly #timeoutMs: number
   readonly #queueTimeoutMs: number
+  readonly #batching: BatchLimits
+  /** Each model's batching limits, when its settings set them. */
+  readonly #modelBatching = new Map<string, ModelBatching>()
+  /** Each model's gatherers of classify and score chunks (created on first use). */
+  readonly #batchers = new Map<string, Partial<Record<GatheredTask, AdaptiveBatcher<unknown>>>>()
+  /** Tasks handed to Piscina and not yet settled (running or in its queue). */
+  #running = 0
+  #observer: TaskObserver | undefined
   #closed = false
   readonly #starts: WorkerStarts
 
@@ -103,7 +126,19 @@ export class ClassifierPool {
     this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
     this.#timeoutMs = options.predictionTimeoutMs
     this.#queueTimeoutMs = options.queueTimeoutMs ?? options.predictionTimeoutMs
+    this.#batching = options.adaptiveBatch ?? NO_BATCHING
+    if (options.modelBatching != null) this.#modelBatching.set(DEFAULT_MODEL_KEY, options.modelBatching)
     this.#starts = starts
+  }
+
+  /** Tells `observer` of every classify and score task from now on (the service's Prometheus histogram). */
+  observeTasks (observer: TaskObserver): void {
+    this.#observer = observer
+  }
+
+  /** The adaptive batching `key` is served with. */
+  batchingOf (key: string = DEFAULT_MODEL_KEY): BatchLimits {
+    return { ...this.#batching, ...this.#modelBatching.get(key) }
   }
 
   /** Workers started to replace one that crashed or timed out. */
@@ -183,6 +218,9 @@ export class ClassifierPool {
     const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, this.#workers)
     const model = modelStatus(decoded, statuses, performance.now() - started)
     this.#models.set(key, model)
+    this.#batchers.delete(key)
+    if (spec.batching != null) this.#modelBatching.set(key, spec.batching)
+    else this.#modelBatching.delete(key)
     return model
   }
 
@@ -190,6 +228,8 @@ export class ClassifierPool {
   async removeModel (key: string): Promise<void> {
     if ((this.#busy.get(key) ?? 0) > 0) await new Promise<void>(resolve => { this.#idle.set(key, [...(this.#idle.get(key) ?? []), resolve]) })
     this.#models.delete(key)
+    this.#batchers.delete(key)
+    this.#modelBatching.delete(key)
     this.#publisher.drop(key)
     // The drop message reaches an idle worker only with its next task; a task per worker now
     // has each let go and collect, and this thread collects too.
@@ -210,6 +250,89 @@ export class ClassifierPool {
         this.#idle.delete(key)
       }
     }
+  }
+
+  /**
+   * Hands one task to Piscina, counting it while it runs or waits in Piscina's queue; when it
+   * settles, a worker is free, and the batchers may send what gathered.
+   */
+  async #hand (key: string, task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[], readonly signal: TaskAbort }): Promise<ClassifyResult> {
+    const texts = (task as Partial<ClassifyTask>).texts
+    if (texts !== undefined && (options.name === 'classify' || options.name === 'score')) this.#observer?.(key, texts.length, 1)
+    this.#running++
+    try {
+      return await this.#piscina.run(task, options)
+    } finally {
+      this.#running--
+      for (const b of this.#batchers.values()) {
+        b.classify?.workerFreed()
+        b.score?.workerFreed()
+      }
+    }
+  }
+
+  /** Whether a worker would take a task now. */
+  #workerFree (): boolean {
+    return this.#running < this.#piscina.threads.length
+  }
+
+  /**
+   * One gathered task (many requests' chunks) under clocks of its own: PREDICTION_TIMEOUT_MS
+   * from the moment a worker takes it (DECISIONS.md 12: per worker task), QUEUE_TIMEOUT_MS in
+   * Piscina's queue; past either, every request in it gets the 503.
+   */
+  async #runGathered (key: string, name: GatheredTask, texts: string[], chunks: number): Promise<unknown> {
+    this.#observer?.(key, texts.length, chunks)
+    const abort = new TaskAbort()
+    const limits = { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs }
+    const clock = new TaskClock(abort, limits)
+    this.#running++
+    try {
+      return await clock.run({ texts, model: key } satisfies ClassifyTask, async tagged => await this.#piscina.run(tagged, { name, signal: abort }))
+    } catch (err) {
+      throw workerFailure(err, abort.aborted ? clock.overrun : null, limits)
+    } finally {
+      clock.stop()
+      this.#running--
+      for (const b of this.#batchers.values()) {
+        b.classify?.workerFreed()
+        b.score?.workerFreed()
+      }
+    }
+  }
+
+  /** The gatherer of `key`'s `name` chunks, or undefined when the model is not batched. */
+  #batcher (key: string, name: GatheredTask): AdaptiveBatcher<unknown> | undefined {
+    const limits = this.batchingOf(key)
+    if (!gathers(limits)) return undefined
+    let b = this.#batchers.get(key)
+    if (b === undefined) {
+      b = {}
+      this.#batchers.set(key, b)
+    }
+    b[name] ??= new AdaptiveBatcher(limits, async (texts, chunks) => await this.#runGathered(key, name, texts, chunks), () => this.#workerFree())
+    return b[name]
+  }
+
+  /**
+   * Each chunk of `batchSize` texts as a share of a worker task's result: a task of its own
+   * (batching off), or gathered with other requests' chunks.
+   */
+  async #shares<R> (key: string, name: GatheredTask, texts: readonly string[], batchSize: number, run: TaskRunner, abort: TaskAbort): Promise<Array<Share<R>>> {
+    const chunks: Array<readonly string[]> = []
+    for (let start = 0; start < texts.length; start += batchSize) chunks.push(texts.slice(start, start + batchSize))
+    const batcher = this.#batcher(key, name) as AdaptiveBatcher<R> | undefined
+    if (batcher !== undefined) return await Promise.all(chunks.map(async chunk => await batcher.submit(chunk)))
+    return await Promise.all(chunks.map(async chunk => {
+      try {
+        const result = await run({ texts: chunk, model: key } satisfies ClassifyTask, { name }) as R
+        return { result, offset: 0, length: chunk.length }
+      } catch (err) {
+        // One failed chunk ends the request: stop its siblings too.
+        abort.abort()
+        throw err
+      }
+    }))
   }
 
   /** Workers alive now. */
@@ -242,7 +365,7 @@ export class ClassifierPool {
     await this.#admission.acquire(this.#queueTimeoutMs)
     const abort = new TaskAbort()
     const clock = new TaskClock(abort, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
-    const run: TaskRunner = async (task, options) => await clock.run(task, async tagged => await this.#piscina.run(tagged as Task, { ...options, signal: abort }))
+    const run: TaskRunner = async (task, options) => await clock.run(task, async tagged => await this.#hand(key, tagged as Task, { ...options, signal: abort }))
     try {
       return await this.#tracked(key, work(run, abort))
     } catch (err) {
@@ -259,20 +382,12 @@ export class ClassifierPool {
    */
   async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<Classified> {
     return await this.#admitted(key, async (run, abort) => {
-      const chunks: Array<Promise<ClassifyResult>> = []
-      for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'classify' }))
-      }
-      const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => {
-        // One failed chunk ends the request: stop its siblings too.
-        abort.abort()
-        throw err
-      })))
+      const shares = await this.#shares<ClassifyResult>(key, 'classify', texts, batchSize, run, abort)
       const n = texts.length
       const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n), known: new Int32Array(n) }
-      results.forEach(({ columns }, c) => {
+      shares.forEach(({ result: { columns }, offset, length }, c) => {
         const m = columns.length / RESULT_COLUMNS.length
-        RESULT_COLUMNS.forEach((column, k) => { out[column].set(columns.subarray(k * m, (k + 1) * m), c * batchSize) })
+        RESULT_COLUMNS.forEach((column, k) => { out[column].set(columns.subarray(k * m + offset, k * m + offset + length), c * batchSize) })
       })
       return out
     })
@@ -285,20 +400,18 @@ export class ClassifierPool {
    */
   async score (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<ScoreResult> {
     return await this.#admitted(key, async (run, abort) => {
-      const chunks: Array<Promise<ScoreResult>> = []
-      for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'score' }) as unknown as Promise<ScoreResult>)
-      }
-      const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => { abort.abort(); throw err })))
-      if (results.length === 1) return results[0]!
+      const shares = await this.#shares<ScoreResult>(key, 'score', texts, batchSize, run, abort)
+      const whole = shares[0]!
+      if (shares.length === 1 && whole.offset === 0 && whole.length === whole.result.classIndex.length) return whole.result
       const n = texts.length
-      const { probaWidth, decisionWidth } = results[0]!
-      const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), proba: results[0]!.proba === null ? null : new Float64Array(n * probaWidth), decision: results[0]!.decision === null ? null : new Float64Array(n * decisionWidth), probaWidth, decisionWidth }
-      results.forEach((r, c) => {
-        out.classIndex.set(r.classIndex, c * batchSize)
-        out.confidence.set(r.confidence, c * batchSize)
-        out.proba?.set(r.proba!, c * batchSize * probaWidth)
-        out.decision?.set(r.decision!, c * batchSize * decisionWidth)
+      const { probaWidth, decisionWidth } = whole.result
+      const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), proba: whole.result.proba === null ? null : new Float64Array(n * probaWidth), decision: whole.result.decision === null ? null : new Float64Array(n * decisionWidth), probaWidth, decisionWidth }
+      shares.forEach(({ result: r, offset, length }, c) => {
+        const at = c * batchSize
+        out.classIndex.set(r.classIndex.subarray(offset, offset + length), at)
+        out.confidence.set(r.confidence.subarray(offset, offset + length), at)
+        out.proba?.set(r.proba!.subarray(offset * probaWidth, (offset + length) * probaWidth), at * probaWidth)
+        out.decision?.set(r.decision!.subarray(offset * decisionWidth, (offset + length) * decisionWidth), at * decisionWidth)
       })
       return out
     })
@@ -349,6 +462,8 @@ async function destroyPool (piscina: Piscina<Task, ClassifyResult>, starts: Work
 
 /** A task's failure as the service reports it: 503 for our own clocks (saying which), 500 for anything else. */
 function workerFailure (err: unknown, overrun: Overrun | null, limits: { readonly queueMs: number, readonly runMs: number }): ServiceError {
+  // Already the answer (a gathered task's, which every request in it shares).
+  if (err instanceof ServiceError) return err
   if (overrun === 'run' && isAbort(err)) return new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${limits.runMs} ms`, { cause: err })
   if (overrun === 'queue' && isAbort(err)) return new ServiceError('ERR_QUEUE_TIMEOUT', `waited ${limits.queueMs} ms for a worker`, { cause: err })
   // The app's own function failing on a text is named (the log of a 500 shows it; the client never does).

@@ -1,0 +1,116 @@
+/**
+ * Adaptive batching (as MLServer's, Triton's and BentoML's): the chunks of concurrent
+ * requests for one model are gathered into one worker task, so a worker task, its message to
+ * the worker and its answer are paid once for many requests. A gathered task leaves
+ *   - at once (on the next turn of the event loop) while a worker is free: batching never
+ *     keeps a text from an idle worker;
+ *   - when it holds `maxTexts` texts;
+ *   - when its oldest chunk has waited `maxWaitMs`, whether or not a worker is free.
+ * While every worker is busy, chunks gather; each worker that comes free takes what gathered.
+ * A chunk is never split: a task holds whole chunks, in arrival order.
+ */
+
+export interface BatchLimits {
+  /** Most texts in one gathered task; 1 (or less) turns batching off. */
+  readonly maxTexts: number
+  /** Longest a chunk waits for others before its task leaves. */
+  readonly maxWaitMs: number
+}
+
+/** Whether `limits` gather anything (MLServer's rule: a batch size above 1). */
+export function gathers (limits: BatchLimits): boolean {
+  return limits.maxTexts > 1
+}
+
+/** A request's share of a gathered task's result: rows offset..offset+length. */
+export interface Share<R> {
+  readonly result: R
+  readonly offset: number
+  readonly length: number
+}
+
+interface Waiting<R> {
+  readonly texts: readonly string[]
+  readonly at: number
+  readonly resolve: (share: Share<R>) => void
+  readonly reject: (err: unknown) => void
+}
+
+/** Runs one gathered task of `texts` (coming from `chunks` chunks) on a worker. */
+export type RunGathered<R> = (texts: string[], chunks: number) => Promise<R>
+
+export class AdaptiveBatcher<R> {
+  readonly #limits: BatchLimits
+  readonly #run: RunGathered<R>
+  readonly #workerFree: () => boolean
+  readonly #waiting: Array<Waiting<R>> = []
+  #texts = 0
+  #timer: NodeJS.Timeout | undefined
+  #turn: NodeJS.Immediate | undefined
+
+  /** `workerFree` says whether a worker would take a task now. */
+  constructor (limits: BatchLimits, run: RunGathered<R>, workerFree: () => boolean) {
+    this.#limits = limits
+    this.#run = run
+    this.#workerFree = workerFree
+  }
+
+  /** Chunks waiting to leave. */
+  get waiting (): number {
+    return this.#waiting.length
+  }
+
+  /** Hands `texts` (one chunk) to the next gathered task; resolves with its rows of that task's result. */
+  async submit (texts: readonly string[]): Promise<Share<R>> {
+    return await new Promise<Share<R>>((resolve, reject) => {
+      this.#waiting.push({ texts, at: performance.now(), resolve, reject })
+      this.#texts += texts.length
+      while (this.#texts >= this.#limits.maxTexts) this.#send()
+      // Within this turn more requests may still come in: gather them, then send.
+      if (this.#waiting.length > 0 && this.#workerFree()) this.#turn ??= setImmediate(() => { this.#turn = undefined; this.workerFreed() })
+      this.#arm()
+    })
+  }
+
+  /** A worker came free (any task of the pool ended): it takes what gathered. */
+  workerFreed (): void {
+    if (this.#waiting.length > 0 && this.#workerFree()) this.#send()
+    this.#arm()
+  }
+
+  /** Sends the oldest chunk's task when it has waited maxWaitMs (one timer, for the oldest). */
+  #arm (): void {
+    if (this.#timer !== undefined || this.#waiting.length === 0) return
+    const due = this.#waiting[0]!.at + this.#limits.maxWaitMs - performance.now()
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      // Timers may fire a fraction of a millisecond early.
+      const overdue = performance.now() + 0.5 - this.#limits.maxWaitMs
+      while (this.#waiting.length > 0 && this.#waiting[0]!.at <= overdue) this.#send()
+      this.#arm()
+    }, Math.max(0, due))
+  }
+
+  /** Sends the oldest chunks, up to maxTexts texts (one chunk at least), as one task. */
+  #send (): void {
+    const taken: Array<Waiting<R>> = []
+    let n = 0
+    while (this.#waiting.length > 0 && (taken.length === 0 || n + this.#waiting[0]!.texts.length <= this.#limits.maxTexts)) {
+      const w = this.#waiting.shift()!
+      taken.push(w)
+      n += w.texts.length
+    }
+    this.#texts -= n
+    // The timer was for the oldest chunk, which has left: the next #arm sets one for the new oldest.
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    const texts = taken.length === 1 ? [...taken[0]!.texts] : taken.flatMap(w => w.texts)
+    this.#run(texts, taken.length).then(result => {
+      let offset = 0
+      for (const w of taken) {
+        w.resolve({ result, offset, length: w.texts.length })
+        offset += w.texts.length
+      }
+    }, (err: unknown) => { for (const w of taken) w.reject(err) })
+  }
+}

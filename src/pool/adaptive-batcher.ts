@@ -31,13 +31,14 @@ export interface Share<R> {
 
 interface Waiting<R> {
   readonly texts: readonly string[]
+  readonly scores: boolean
   readonly at: number
   readonly resolve: (share: Share<R>) => void
   readonly reject: (err: unknown) => void
 }
 
-/** Runs one gathered task of `texts` (coming from `chunks` chunks) on a worker. */
-export type RunGathered<R> = (texts: string[], chunks: number) => Promise<R>
+/** Runs one gathered task of `texts` (coming from `chunks` chunks) on a worker; `scores` when any chunk asks for score rows. */
+export type RunGathered<R> = (texts: string[], chunks: number, scores: boolean) => Promise<R>
 
 export class AdaptiveBatcher<R> {
   readonly #limits: BatchLimits
@@ -60,10 +61,10 @@ export class AdaptiveBatcher<R> {
     return this.#waiting.length
   }
 
-  /** Hands `texts` (one chunk) to the next gathered task; resolves with its rows of that task's result. */
-  async submit (texts: readonly string[]): Promise<Share<R>> {
+  /** Hands `texts` (one chunk; `scores`: it needs score rows) to the next gathered task; resolves with its rows of that task's result. */
+  async submit (texts: readonly string[], scores: boolean): Promise<Share<R>> {
     return await new Promise<Share<R>>((resolve, reject) => {
-      this.#waiting.push({ texts, at: performance.now(), resolve, reject })
+      this.#waiting.push({ texts, scores, at: performance.now(), resolve, reject })
       this.#texts += texts.length
       while (this.#texts >= this.#limits.maxTexts) this.#send()
       // Within this turn more requests may still come in: gather them, then send.
@@ -105,7 +106,7 @@ export class AdaptiveBatcher<R> {
     clearTimeout(this.#timer)
     this.#timer = undefined
     const texts = taken.length === 1 ? [...taken[0]!.texts] : taken.flatMap(w => w.texts)
-    this.#run(texts, taken.length).then(result => {
+    this.#run(texts, taken.length, taken.some(w => w.scores)).then(result => {
       let offset = 0
       for (const w of taken) {
         w.resolve({ result, offset, length: w.texts.length })

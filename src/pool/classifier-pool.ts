@@ -17,7 +17,7 @@ import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
 import { WorkerStarts } from './worker-starts.js'
-import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type ModelStatus, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
+import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 
 /**
@@ -58,23 +58,31 @@ export interface PoolOptions {
   readonly modelBatching?: ModelBatching | null
 }
 
-/** What the pool reports of each classify or score task it hands a worker: its model, texts, and the requests' chunks it carries. */
+/** What the pool reports of each predict task it hands a worker: its model, texts, and the requests' chunks it carries. */
 export type TaskObserver = (model: string, texts: number, chunks: number) => void
 
 const NO_BATCHING: BatchLimits = { maxTexts: 1, maxWaitMs: 0 }
 
-/** The tasks whose chunks can be gathered: their results are rows, one per text. */
-type GatheredTask = 'classify' | 'score'
-
 /** Per text, in input order (columns: no object per prediction). */
 export interface Classified {
   readonly classIndex: Int32Array
+  /** DECISIONS.md 16's confidence of each text. */
   readonly confidence: Float64Array
   /** Seconds the worker spent on each text. */
   readonly seconds: Float64Array
   /** The terms the analyzer made of each text, and how many of them are features. */
   readonly terms: Int32Array
   readonly known: Int32Array
+}
+
+/** A prediction of each text, with its score rows when they were asked for (the Open Inference Protocol's outputs). */
+export interface Predicted extends Classified {
+  /** `predict_proba` rows of `probaWidth`, or null when not asked or the model has none. */
+  readonly proba: Float64Array | null
+  /** `decision_function` rows of `decisionWidth` (one value per text for two classes), or null. */
+  readonly decision: Float64Array | null
+  readonly probaWidth: number
+  readonly decisionWidth: number
 }
 
 const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
@@ -88,10 +96,10 @@ export interface ModelSpec {
   readonly batching?: ModelBatching | null
 }
 
-type Task = ClassifyTask | LinesTask | ExplainTask | StatusTask
+type Task = PredictTask | LinesTask | ExplainTask | StatusTask
 
 /** Hands one task of a request to Piscina under the request's abort and clocks. */
-type TaskRunner = (task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[] }) => Promise<ClassifyResult>
+type TaskRunner = (task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[] }) => Promise<unknown>
 
 export class ClassifierPool {
   /** What each worker reported holding of the first model when it started. */
@@ -101,7 +109,7 @@ export class ClassifierPool {
   readonly #busy = new Map<string, number>()
   readonly #idle = new Map<string, Array<() => void>>()
   readonly #workers: number
-  readonly #piscina: Piscina<Task, ClassifyResult>
+  readonly #piscina: Piscina<Task, unknown>
   readonly #publisher: ModelPublisher
   readonly #admission: Admission
   readonly #timeoutMs: number
@@ -110,14 +118,14 @@ export class ClassifierPool {
   /** Each model's batching limits, when its settings set them. */
   readonly #modelBatching = new Map<string, ModelBatching>()
   /** Each model's gatherers of classify and score chunks (created on first use). */
-  readonly #batchers = new Map<string, Partial<Record<GatheredTask, AdaptiveBatcher<unknown>>>>()
+  readonly #batchers = new Map<string, AdaptiveBatcher<PredictResult>>()
   /** Tasks handed to Piscina and not yet settled (running or in its queue). */
   #running = 0
   #observer: TaskObserver | undefined
   #closed = false
   readonly #starts: WorkerStarts
 
-  private constructor (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
+  private constructor (piscina: Piscina<Task, unknown>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
     this.#piscina = piscina
     this.#publisher = publisher
     this.#models.set(DEFAULT_MODEL_KEY, model)
@@ -159,7 +167,7 @@ export class ClassifierPool {
     // The workers start (and load their code) while the model decodes; it reaches them on a channel.
     const publisher = new ModelPublisher()
     const init: WorkerInit = { modelChannel: publisher.name }
-    const piscina = new Piscina<Task, ClassifyResult>({
+    const piscina = new Piscina<Task, unknown>({
       filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
       name: 'classify',
       minThreads: options.workers,
@@ -256,19 +264,20 @@ export class ClassifierPool {
    * Hands one task to Piscina, counting it while it runs or waits in Piscina's queue; when it
    * settles, a worker is free, and the batchers may send what gathered.
    */
-  async #hand (key: string, task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[], readonly signal: TaskAbort }): Promise<ClassifyResult> {
-    const texts = (task as Partial<ClassifyTask>).texts
-    if (texts !== undefined && (options.name === 'classify' || options.name === 'score')) this.#observer?.(key, texts.length, 1)
+  async #hand (key: string, task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[], readonly signal: TaskAbort }): Promise<unknown> {
+    if (options.name === 'predict') this.#observer?.(key, (task as PredictTask).texts.length, 1)
     this.#running++
     try {
       return await this.#piscina.run(task, options)
     } finally {
-      this.#running--
-      for (const b of this.#batchers.values()) {
-        b.classify?.workerFreed()
-        b.score?.workerFreed()
-      }
+      this.#workerDone()
     }
+  }
+
+  /** A task settled: its worker is free, and the batchers may send what gathered. */
+  #workerDone (): void {
+    this.#running--
+    for (const b of this.#batchers.values()) b.workerFreed()
   }
 
   /** Whether a worker would take a task now. */
@@ -281,51 +290,46 @@ export class ClassifierPool {
    * from the moment a worker takes it (DECISIONS.md 12: per worker task), QUEUE_TIMEOUT_MS in
    * Piscina's queue; past either, every request in it gets the 503.
    */
-  async #runGathered (key: string, name: GatheredTask, texts: string[], chunks: number): Promise<unknown> {
+  async #runGathered (key: string, texts: string[], chunks: number, scores: boolean): Promise<PredictResult> {
     this.#observer?.(key, texts.length, chunks)
     const abort = new TaskAbort()
     const limits = { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs }
     const clock = new TaskClock(abort, limits)
     this.#running++
     try {
-      return await clock.run({ texts, model: key } satisfies ClassifyTask, async tagged => await this.#piscina.run(tagged, { name, signal: abort }))
+      return await clock.run({ texts, model: key, scores } satisfies PredictTask, async tagged => await this.#piscina.run(tagged, { name: 'predict', signal: abort })) as PredictResult
     } catch (err) {
       throw workerFailure(err, abort.aborted ? clock.overrun : null, limits)
     } finally {
       clock.stop()
-      this.#running--
-      for (const b of this.#batchers.values()) {
-        b.classify?.workerFreed()
-        b.score?.workerFreed()
-      }
+      this.#workerDone()
     }
   }
 
-  /** The gatherer of `key`'s `name` chunks, or undefined when the model is not batched. */
-  #batcher (key: string, name: GatheredTask): AdaptiveBatcher<unknown> | undefined {
+  /** The gatherer of `key`'s chunks, or undefined when the model is not batched. */
+  #batcher (key: string): AdaptiveBatcher<PredictResult> | undefined {
     const limits = this.batchingOf(key)
     if (!gathers(limits)) return undefined
     let b = this.#batchers.get(key)
     if (b === undefined) {
-      b = {}
+      b = new AdaptiveBatcher<PredictResult>(limits, async (texts, chunks, scores) => await this.#runGathered(key, texts, chunks, scores), () => this.#workerFree())
       this.#batchers.set(key, b)
     }
-    b[name] ??= new AdaptiveBatcher(limits, async (texts, chunks) => await this.#runGathered(key, name, texts, chunks), () => this.#workerFree())
-    return b[name]
+    return b
   }
 
   /**
    * Each chunk of `batchSize` texts as a share of a worker task's result: a task of its own
    * (batching off), or gathered with other requests' chunks.
    */
-  async #shares<R> (key: string, name: GatheredTask, texts: readonly string[], batchSize: number, run: TaskRunner, abort: TaskAbort): Promise<Array<Share<R>>> {
+  async #shares (key: string, texts: readonly string[], batchSize: number, scores: boolean, run: TaskRunner, abort: TaskAbort): Promise<Array<Share<PredictResult>>> {
     const chunks: Array<readonly string[]> = []
     for (let start = 0; start < texts.length; start += batchSize) chunks.push(texts.slice(start, start + batchSize))
-    const batcher = this.#batcher(key, name) as AdaptiveBatcher<R> | undefined
-    if (batcher !== undefined) return await Promise.all(chunks.map(async chunk => await batcher.submit(chunk)))
+    const batcher = this.#batcher(key)
+    if (batcher !== undefined) return await Promise.all(chunks.map(async chunk => await batcher.submit(chunk, scores)))
     return await Promise.all(chunks.map(async chunk => {
       try {
-        const result = await run({ texts: chunk, model: key } satisfies ClassifyTask, { name }) as R
+        const result = await run({ texts: chunk, model: key, scores } satisfies PredictTask, { name: 'predict' }) as PredictResult
         return { result, offset: 0, length: chunk.length }
       } catch (err) {
         // One failed chunk ends the request: stop its siblings too.
@@ -377,39 +381,31 @@ export class ClassifierPool {
   }
 
   /**
-   * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order.
+   * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order; with
+   * `scores`, each text's predict_proba and decision_function rows too (V2's outputs).
    * @throws ServiceError as `#admitted` says.
    */
-  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<Classified> {
+  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, scores = false): Promise<Predicted> {
     return await this.#admitted(key, async (run, abort) => {
-      const shares = await this.#shares<ClassifyResult>(key, 'classify', texts, batchSize, run, abort)
+      const shares = await this.#shares(key, texts, batchSize, scores, run, abort)
       const n = texts.length
-      const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n), known: new Int32Array(n) }
-      shares.forEach(({ result: { columns }, offset, length }, c) => {
-        const m = columns.length / RESULT_COLUMNS.length
-        RESULT_COLUMNS.forEach((column, k) => { out[column].set(columns.subarray(k * m + offset, k * m + offset + length), c * batchSize) })
-      })
-      return out
-    })
-  }
-
-  /**
-   * Every text's label index, probabilities and decision values, in chunks of `batchSize`
-   * run in parallel, rows in input order (the Open Inference Protocol's outputs).
-   * @throws ServiceError as `#admitted` says.
-   */
-  async score (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<ScoreResult> {
-    return await this.#admitted(key, async (run, abort) => {
-      const shares = await this.#shares<ScoreResult>(key, 'score', texts, batchSize, run, abort)
-      const whole = shares[0]!
-      if (shares.length === 1 && whole.offset === 0 && whole.length === whole.result.classIndex.length) return whole.result
-      const n = texts.length
-      const { probaWidth, decisionWidth } = whole.result
-      const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), proba: whole.result.proba === null ? null : new Float64Array(n * probaWidth), decision: whole.result.decision === null ? null : new Float64Array(n * decisionWidth), probaWidth, decisionWidth }
+      const first = shares[0]!.result
+      const { probaWidth, decisionWidth } = first
+      const out = {
+        classIndex: new Int32Array(n),
+        confidence: new Float64Array(n),
+        seconds: new Float64Array(n),
+        terms: new Int32Array(n),
+        known: new Int32Array(n),
+        proba: scores && first.proba !== null ? new Float64Array(n * probaWidth) : null,
+        decision: scores && first.decision !== null ? new Float64Array(n * decisionWidth) : null,
+        probaWidth,
+        decisionWidth
+      }
       shares.forEach(({ result: r, offset, length }, c) => {
         const at = c * batchSize
-        out.classIndex.set(r.classIndex.subarray(offset, offset + length), at)
-        out.confidence.set(r.confidence.subarray(offset, offset + length), at)
+        const m = r.columns.length / RESULT_COLUMNS.length
+        RESULT_COLUMNS.forEach((column, k) => { out[column].set(r.columns.subarray(k * m + offset, k * m + offset + length), at) })
         out.proba?.set(r.proba!.subarray(offset * probaWidth, (offset + length) * probaWidth), at * probaWidth)
         out.decision?.set(r.decision!.subarray(offset * decisionWidth, (offset + length) * decisionWidth), at * decisionWidth)
       })
@@ -425,7 +421,7 @@ export class ClassifierPool {
   async predictLines (chunk: Uint8Array, format: LineFormat): Promise<LinesResult> {
     return await this.#admitted(DEFAULT_MODEL_KEY, async run => {
       const task: LinesTask = { chunk, format }
-      return await run(task, { name: 'lines', transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
+      return await run(task, { name: 'lines', transferList: [chunk.buffer as ArrayBuffer] }) as LinesResult
     })
   }
 
@@ -439,7 +435,7 @@ export class ClassifierPool {
     if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
     return await this.#admitted(key, async run => {
       const task: ExplainTask = { texts, topK, model: key }
-      return await run(task, { name: 'explain' }) as unknown as Explanation[]
+      return await run(task, { name: 'explain' }) as Explanation[]
     })
   }
 
@@ -455,7 +451,7 @@ export class ClassifierPool {
 }
 
 /** Stops every worker, once none is still loading its modules (see worker-starts.ts). */
-async function destroyPool (piscina: Piscina<Task, ClassifyResult>, starts: WorkerStarts): Promise<void> {
+async function destroyPool (piscina: Piscina<Task, unknown>, starts: WorkerStarts): Promise<void> {
   await starts.settled(() => piscina.threads)
   await piscina.destroy()
 }
@@ -481,7 +477,7 @@ function isAbort (err: unknown): boolean {
  * worker (a worker takes one such task at a time and answers once the model is created).
  * @throws ServiceError when a worker cannot create it (the key is dropped again).
  */
-async function publishAndCreate (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, key: string, decoded: DecodedModel, workers: number): Promise<WorkerStatus[]> {
+async function publishAndCreate (piscina: Piscina<Task, unknown>, publisher: ModelPublisher, key: string, decoded: DecodedModel, workers: number): Promise<WorkerStatus[]> {
   // The settings and functions module as the decoding read them, not the files again.
   publisher.publish(key, { state: decoded.state, app: decoded.app })
   const statuses = await Promise.all(Array.from({ length: workers }, async () =>

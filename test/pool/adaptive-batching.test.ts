@@ -53,9 +53,9 @@ describe('adaptive batching', function () {
     it('scores (the V2 outputs) of concurrent requests of several sizes and batch sizes equal the unbatched ones, row for row', async () => {
       const sizes = [1, 3, 7, 12, 5, 20, 2]
       const requests = sizes.map((n, i) => ({ texts: TEXTS.slice(i * 10, i * 10 + n), batchSize: 1 + (i % 4) }))
-      const batched = await Promise.all(requests.map(async r => await on.pool.score(r.texts, r.batchSize)))
-      const alone = await Promise.all(requests.map(async r => await off.pool.score(r.texts, r.batchSize)))
-      const rows = (s: Awaited<ReturnType<ClassifierPool['score']>>): unknown => [[...s.classIndex], [...s.confidence], s.proba === null ? null : [...s.proba], s.decision === null ? null : [...s.decision]]
+      const batched = await Promise.all(requests.map(async r => await on.pool.classify(r.texts, r.batchSize, undefined, true)))
+      const alone = await Promise.all(requests.map(async r => await off.pool.classify(r.texts, r.batchSize, undefined, true)))
+      const rows = (s: Awaited<ReturnType<ClassifierPool["classify"]>>): unknown => [[...s.classIndex], [...s.confidence], s.proba === null ? null : [...s.proba], s.decision === null ? null : [...s.decision]]
       expect(batched.map(rows)).to.deep.equal(alone.map(rows))
     })
 

@@ -7,7 +7,7 @@
  * into these types and encode the typed outputs back, so the two cannot drift.
  */
 import { ServiceError } from '../../errors.js'
-import type { ScoreResult } from '../../pool/messages.js'
+import type { Predicted } from '../../pool/classifier-pool.js'
 import { pyLen } from '../../python/py-len.js'
 
 /** A request the protocol refuses: 400 over REST, INVALID_ARGUMENT over gRPC (ERR_V2_INPUT). */
@@ -171,11 +171,16 @@ function classify (rows: Float64Array, width: number, n: number, k: number, labe
   return out
 }
 
+/** Whether a request's outputs need score rows: all outputs (none named), the scores themselves, or a top-k of them. */
+export function needsScores (request: InferRequest): boolean {
+  return request.outputs === null || request.outputs.some(o => o.name === 'predict_proba' || o.name === 'decision_function' || o.classification !== undefined)
+}
+
 /**
  * The output tensors of a scored batch, as the request asks for them.
  * @throws V2InputError when an output asked for is one the model lacks.
  */
-export function inferOutputs (request: InferRequest, scores: ScoreResult, model: ModelView): OutputTensor[] {
+export function inferOutputs (request: InferRequest, scores: Predicted, model: ModelView): OutputTensor[] {
   const n = request.texts.length
   const available: RequestedOutput[] = OUTPUT_NAMES
     .filter(name => (name !== 'predict_proba' || scores.proba !== null) && (name !== 'decision_function' || scores.decision !== null))

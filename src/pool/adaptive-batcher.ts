@@ -3,8 +3,9 @@
  * requests for one model are gathered into one worker task, so a worker task, its message to
  * the worker and its answer are paid once for many requests. A gathered task leaves
  *   - at once (on the next turn of the event loop) while a worker is free: batching never
- *     keeps a text from an idle worker;
- *   - when it holds `maxTexts` texts;
+ *     keeps a text from an idle worker, and what waits is shared out among the free workers
+ *     (a lone request's chunks still run in parallel, as DECISIONS.md 5 has them);
+ *   - when it holds `maxTexts` texts while no worker is free (it waits in Piscina's queue);
  *   - when its oldest chunk has waited `maxWaitMs`, whether or not a worker is free.
  * While every worker is busy, chunks gather; each worker that comes free takes what gathered.
  * A chunk is never split: a task holds whole chunks, in arrival order.
@@ -43,17 +44,17 @@ export type RunGathered<R> = (texts: string[], chunks: number, scores: boolean) 
 export class AdaptiveBatcher<R> {
   readonly #limits: BatchLimits
   readonly #run: RunGathered<R>
-  readonly #workerFree: () => boolean
+  readonly #freeWorkers: () => number
   readonly #waiting: Array<Waiting<R>> = []
   #texts = 0
   #timer: NodeJS.Timeout | undefined
   #turn: NodeJS.Immediate | undefined
 
-  /** `workerFree` says whether a worker would take a task now. */
-  constructor (limits: BatchLimits, run: RunGathered<R>, workerFree: () => boolean) {
+  /** `freeWorkers` says how many workers would take a task now. */
+  constructor (limits: BatchLimits, run: RunGathered<R>, freeWorkers: () => number) {
     this.#limits = limits
     this.#run = run
-    this.#workerFree = workerFree
+    this.#freeWorkers = freeWorkers
   }
 
   /** Chunks waiting to leave. */
@@ -66,16 +67,21 @@ export class AdaptiveBatcher<R> {
     return await new Promise<Share<R>>((resolve, reject) => {
       this.#waiting.push({ texts, scores, at: performance.now(), resolve, reject })
       this.#texts += texts.length
-      while (this.#texts >= this.#limits.maxTexts) this.#send()
-      // Within this turn more requests may still come in: gather them, then send.
-      if (this.#waiting.length > 0 && this.#workerFree()) this.#turn ??= setImmediate(() => { this.#turn = undefined; this.workerFreed() })
+      if (this.#freeWorkers() > 0) {
+        // Within this turn more requests may still come in: gather them, then share them out.
+        this.#turn ??= setImmediate(() => { this.#turn = undefined; this.workerFreed() })
+      } else {
+        while (this.#texts >= this.#limits.maxTexts) this.#send(this.#limits.maxTexts)
+      }
       this.#arm()
     })
   }
 
-  /** A worker came free (any task of the pool ended): it takes what gathered. */
+  /** A worker came free (any task of the pool ended): what gathered is shared out among the free workers. */
   workerFreed (): void {
-    if (this.#waiting.length > 0 && this.#workerFree()) this.#send()
+    for (let free = this.#freeWorkers(); free > 0 && this.#waiting.length > 0; free--) {
+      this.#send(Math.min(this.#limits.maxTexts, Math.ceil(this.#texts / free)))
+    }
     this.#arm()
   }
 
@@ -87,16 +93,16 @@ export class AdaptiveBatcher<R> {
       this.#timer = undefined
       // Timers may fire a fraction of a millisecond early.
       const overdue = performance.now() + 0.5 - this.#limits.maxWaitMs
-      while (this.#waiting.length > 0 && this.#waiting[0]!.at <= overdue) this.#send()
+      while (this.#waiting.length > 0 && this.#waiting[0]!.at <= overdue) this.#send(this.#limits.maxTexts)
       this.#arm()
     }, Math.max(0, due))
   }
 
-  /** Sends the oldest chunks, up to maxTexts texts (one chunk at least), as one task. */
-  #send (): void {
+  /** Sends the oldest chunks, up to `limit` texts (one chunk at least), as one task. */
+  #send (limit: number): void {
     const taken: Array<Waiting<R>> = []
     let n = 0
-    while (this.#waiting.length > 0 && (taken.length === 0 || n + this.#waiting[0]!.texts.length <= this.#limits.maxTexts)) {
+    while (this.#waiting.length > 0 && (taken.length === 0 || n + this.#waiting[0]!.texts.length <= limit)) {
       const w = this.#waiting.shift()!
       taken.push(w)
       n += w.texts.length

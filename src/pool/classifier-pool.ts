@@ -280,9 +280,9 @@ export class ClassifierPool {
     for (const b of this.#batchers.values()) b.workerFreed()
   }
 
-  /** Whether a worker would take a task now. */
-  #workerFree (): boolean {
-    return this.#running < this.#piscina.threads.length
+  /** How many workers would take a task now. */
+  #freeWorkers (): number {
+    return Math.max(0, this.#piscina.threads.length - this.#running)
   }
 
   /**
@@ -312,7 +312,7 @@ export class ClassifierPool {
     if (!gathers(limits)) return undefined
     let b = this.#batchers.get(key)
     if (b === undefined) {
-      b = new AdaptiveBatcher<PredictResult>(limits, async (texts, chunks, scores) => await this.#runGathered(key, texts, chunks, scores), () => this.#workerFree())
+      b = new AdaptiveBatcher<PredictResult>(limits, async (texts, chunks, scores) => await this.#runGathered(key, texts, chunks, scores), () => this.#freeWorkers())
       this.#batchers.set(key, b)
     }
     return b

@@ -17,6 +17,14 @@ import { HOOKED_WORKER, startService, type Service } from '../helpers/service.js
 
 interface Task { texts: number, chunks: number, at: number }
 
+async function waitFor (check: () => boolean, ms = 10000): Promise<void> {
+  const until = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise(resolve => setTimeout(resolve, 5))
+  }
+}
+
 /** A pool with `env`'s settings and every task it hands a worker, recorded. */
 async function observedPool (env: Record<string, string>): Promise<{ pool: ClassifierPool, tasks: Task[] }> {
   const config = parseConfig({ WORKERS: '2', LOG_LEVEL: 'silent', CACHE_SIZE: '0', ...env })
@@ -57,6 +65,12 @@ describe('adaptive batching', function () {
       const alone = await Promise.all(requests.map(async r => await off.pool.classify(r.texts, r.batchSize, undefined, true)))
       const rows = (s: Awaited<ReturnType<ClassifierPool["classify"]>>): unknown => [[...s.classIndex], [...s.confidence], s.proba === null ? null : [...s.proba], s.decision === null ? null : [...s.decision]]
       expect(batched.map(rows)).to.deep.equal(alone.map(rows))
+    })
+
+    it('shares a lone request\'s chunks out among the free workers, in parallel as without batching', async () => {
+      on.tasks.length = 0
+      await on.pool.classify(TEXTS.slice(0, 20), 5)
+      expect(on.tasks.map(t => [t.texts, t.chunks])).to.deep.equal([[10, 2], [10, 2]])
     })
 
     it('never splits a request\'s chunk: a chunk larger than the bound goes alone, whole', async () => {
@@ -107,14 +121,43 @@ describe('adaptive batching', function () {
     after(async () => { await service.close() })
 
     it('a gathered task that runs past PREDICTION_TIMEOUT_MS answers each of its requests 503, and the next requests are served', async () => {
-      // Both workers busy for 300 ms, so the next four gather into one task, one of them hanging.
-      const busy = [0, 1].map(async () => await request(service.app).post('/predict').send({ texts: ['__sleep_300__'] }))
-      await new Promise(resolve => setTimeout(resolve, 50))
-      const gathered = await Promise.all(['a fine film', '__sleep_5000__', 'a dull plot', 'fine'].map(async text => await request(service.app).post('/predict').send({ text })))
+      // One request of two chunks, shared out: both workers busy for 600 ms, so the next four
+      // gather (all four in before a worker is free) into one task, one of them hanging.
+      const busy = [request(service.app).post('/predict').send({ texts: ['__sleep_600__', '__sleep_600__'], batch_size: 1 }).then(r => r)]
+      await waitFor(() => service.pool.inFlight === 1)
+      const sent = ['a fine film', '__sleep_5000__', 'a dull plot', 'fine'].map(async text => await request(service.app).post('/predict').send({ text }).then(r => r))
+      await waitFor(() => service.pool.inFlight === 5)
+      const gathered = await Promise.all(sent)
       expect(gathered.map(r => [r.status, r.body.detail])).to.deep.equal(Array(4).fill([503, 'prediction took longer than 1000 ms']))
       for (const r of await Promise.all(busy)) expect(r.status).to.equal(200)
       const after = await request(service.app).post('/predict').send({ texts: ['a fine film', 'a dull plot'] })
       expect([after.status, after.body.predictions.length]).to.deep.equal([200, 2])
+    })
+
+    it('gathers a spec /predict and a V2 infer that come together into one worker task, each answered as alone', async () => {
+      // Tasks of 3 to 5 texts: only the gathered one of the two requests' four texts.
+      const gatheredTasks = async (): Promise<number> => {
+        const samples = readExposition((await request(service.app).get('/metrics?format=prometheus')).text).samples
+        const bucket = (le: string): number => samples.find(s => s.name === 'tfidf_worker_task_texts_bucket' && s.labels.le === le)!.value
+        return bucket('5') - bucket('2')
+      }
+      const before = await gatheredTasks()
+      const busy = [request(service.app).post('/predict').send({ texts: ['__sleep_600__', '__sleep_600__'], batch_size: 1 }).then(r => r)]
+      await waitFor(() => service.pool.inFlight === 1)
+      const sent = [
+        request(service.app).post('/predict').send({ texts: ['a fine film', 'a dull plot'] }).then(r => r),
+        request(service.app).post('/v2/models/default/infer').send({ inputs: [{ name: 'text', datatype: 'BYTES', shape: [2], data: ['a fine film', 'a dull plot'] }], outputs: [{ name: 'predict' }, { name: 'confidence' }] }).then(r => r)
+      ]
+      // Both in before a worker is free.
+      await waitFor(() => service.pool.inFlight === 3)
+      const [spec, v2] = await Promise.all(sent)
+      for (const r of await Promise.all(busy)) expect(r.status).to.equal(200)
+      expect(await gatheredTasks() - before).to.equal(1)
+      const alone = await request(service.app).post('/predict').send({ texts: ['a fine film', 'a dull plot'] })
+      const labels = (body: { predictions: Array<{ prediction: string }> }): string[] => body.predictions.map(p => p.prediction)
+      expect(labels(spec.body)).to.deep.equal(labels(alone.body))
+      expect(v2.body.outputs[0].data).to.deep.equal(labels(alone.body))
+      expect(v2.body.outputs[1].data.map((c: number) => Math.round(c * 100) / 100)).to.deep.equal(alone.body.predictions.map((p: { confidence: number }) => p.confidence))
     })
 
     it('/metrics counts texts per worker task in tfidf_worker_task_texts', async () => {

@@ -103,15 +103,14 @@ export function checkCount (texts: readonly string[], count: number): string[] {
   return texts as string[]
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
 function checkTexts (texts: readonly string[], limits: TextLimits): void {
   if (texts.length === 0) fail('the input holds no texts')
   if (texts.length > limits.maxBatchSize) fail(`the input holds ${texts.length} texts; this model takes at most ${limits.maxBatchSize} per request (max_batch_size)`)
   texts.forEach((t, i) => {
     if (t.length === 0) fail(`text ${i} is empty`)
-    if (pyLen(t) > limits.maxTextLength) fail(`text ${i} has more than ${limits.maxTextLength} characters`)
-    if (LONE_SURROGATE.test(t)) fail(`text ${i} holds a lone UTF-16 surrogate`)
+    // Code points are counted only when UTF-16 units could be too many (DECISIONS.md 3).
+    if (t.length > limits.maxTextLength && pyLen(t) > limits.maxTextLength) fail(`text ${i} has more than ${limits.maxTextLength} characters`)
+    if (!(t as unknown as { isWellFormed: () => boolean }).isWellFormed()) fail(`text ${i} holds a lone UTF-16 surrogate`)
   })
 }
 

@@ -33,6 +33,14 @@ export interface ModelSettings {
   readonly labels: LabelSource | null
   /** Columns the app appended to the vectorizer's row (scipy hstack), each a function of the functions module, in order. */
   readonly columns: ReadonlyArray<{ readonly function: string, readonly width: number }>
+  /** MLServer's adaptive batching, `max_batch_size` and `max_batch_time` (seconds), as far as the file sets them. */
+  readonly batching: ModelBatching | null
+}
+
+/** A model's own adaptive batching; what it leaves out comes from ADAPTIVE_BATCH_*. */
+export interface ModelBatching {
+  readonly maxTexts?: number
+  readonly maxWaitMs?: number
 }
 
 /** The key under `parameters.extra` that holds tfidf-serve's own settings. */
@@ -43,6 +51,8 @@ const SCHEMA = {
   type: 'object',
   properties: {
     name: { type: 'string', minLength: 1 },
+    max_batch_size: { type: 'integer', minimum: 1, maximum: 100000 },
+    max_batch_time: { type: 'number', minimum: 0, maximum: 60 },
     parameters: {
       type: 'object',
       properties: {
@@ -163,7 +173,7 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const steps = ((raw as { parameters?: { extra?: Record<string, { preprocess?: Array<{ op: string }> }> } }).parameters?.extra?.[SETTINGS_KEY]?.preprocess) ?? []
   const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
   if (wrongStep !== undefined) throw problem(absolute, wrongStep)
-  const doc = raw as { name?: string, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
+  const doc = raw as { name?: string, max_batch_size?: number, max_batch_time?: number, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
   const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string>, columns?: ModelSettings['columns'] }
   if (ours.columns !== undefined && ours.columns.length > 0 && ours.functions === undefined) {
     throw problem(absolute, 'columns name functions of the app, but the settings name no functions module ("functions")')
@@ -192,7 +202,10 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
     preprocess: Object.freeze(ours.preprocess ?? []),
     functions: ours.functions === undefined ? null : at(ours.functions),
     labels,
-    columns: Object.freeze((ours.columns ?? []).map(c => Object.freeze({ function: c.function, width: c.width })))
+    columns: Object.freeze((ours.columns ?? []).map(c => Object.freeze({ function: c.function, width: c.width }))),
+    batching: doc.max_batch_size === undefined && doc.max_batch_time === undefined
+      ? null
+      : Object.freeze({ ...(doc.max_batch_size === undefined ? {} : { maxTexts: doc.max_batch_size }), ...(doc.max_batch_time === undefined ? {} : { maxWaitMs: doc.max_batch_time * 1000 }) })
   })
 }
 

@@ -2,10 +2,13 @@
  * The NLTK tokenizers a `words` step can split with (`"split": {"nltk.word_tokenize": {...}}`),
  * compiled from the settings into text -> words functions.
  */
-import { compileReFindall, compileReSplit } from '../../python/re-functions.js'
+import { compileReFindall, compileReSplit, type EngineOptions } from '../../python/re-functions.js'
+import { REGEX_2026_9_29 } from '../../python/regex-module-2026-9-29.js'
+import { regexModuleSemantics } from '../../python/regex-module.js'
 import type { NltkSplitSpec } from '../../settings/step-schema.js'
 import type { TokenizerNltkVersion } from './nltk-version.js'
 import { createTreebankWordTokenizer } from './treebank.js'
+import { createTweetTokenizer } from './tweet-tokenizer.js'
 import { createSentTokenize, createWordTokenize } from './word-tokenize.js'
 
 export type Splitter = (text: string) => string[]
@@ -13,11 +16,16 @@ export type Splitter = (text: string) => string[]
 /** RegexpTokenizer's default flags: `re.UNICODE | re.MULTILINE | re.DOTALL`. */
 const REGEXP_TOKENIZER_FLAGS = ['UNICODE', 'MULTILINE', 'DOTALL']
 
-/** `RegexpTokenizer(pattern, gaps, discard_empty, flags).tokenize`. */
+/**
+ * `RegexpTokenizer(pattern, gaps, discard_empty, flags).tokenize`: `findall`, or `split` less
+ * its empty strings. NLTK 3.8 compiles the pattern with `re`; NLTK 3.10 with the `regex`
+ * module (nltk/redos.py, against catastrophic backtracking), whose `\w \d \s` and case
+ * folding differ (the release checked beside 3.10.3: 2026.9.29).
+ */
 function regexpTokenizer (pattern: string, gaps: boolean, discardEmpty: boolean, flags: readonly string[], version: TokenizerNltkVersion): Splitter {
-  if (version !== '3.8') throw new Error('NLTK 3.10 compiles RegexpTokenizer patterns with the regex module, not yet reproduced')
-  if (!gaps) return compileReFindall(pattern, flags)
-  const split = compileReSplit(pattern, flags)
+  const engine: EngineOptions = version === '3.8' ? {} : { regexModule: regexModuleSemantics(REGEX_2026_9_29) }
+  if (!gaps) return compileReFindall(pattern, flags, engine)
+  const split = compileReSplit(pattern, flags, 0, engine)
   return discardEmpty ? text => split(text).filter(t => t !== '') : split
 }
 
@@ -36,7 +44,13 @@ export function compileNltkSplit (spec: NltkSplitSpec | string): Splitter {
     case 'nltk.wordpunct_tokenize': return regexpTokenizer(String.raw`\w+|[^\w\s]+`, false, true, REGEXP_TOKENIZER_FLAGS, version)
     case 'nltk.RegexpTokenizer':
       return regexpTokenizer(options.pattern as string, options.gaps === true, options.discard_empty !== false, (options.flags as string[] | undefined) ?? REGEXP_TOKENIZER_FLAGS, version)
-    case 'nltk.TweetTokenizer': throw new Error('TweetTokenizer is not yet reproduced')
+    case 'nltk.TweetTokenizer':
+      return createTweetTokenizer(version, {
+        preserveCase: options.preserve_case !== false,
+        reduceLen: options.reduce_len === true,
+        stripHandles: options.strip_handles === true,
+        matchPhoneNumbers: options.match_phone_numbers !== false
+      })
     default: throw new Error(`unknown tokenizer ${name}`)
   }
 }

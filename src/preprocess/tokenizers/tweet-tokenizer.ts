@@ -10,6 +10,10 @@
  * strings (tweet-patterns-*.ts, written by tweet-patterns.py); 3.10.3 bounds some
  * repetitions against catastrophic backtracking and cuts runs of any character that is
  * no letter or number (3.8: no ASCII letter or digit).
+ *
+ * One difference is left: numeric references to the two halves of a surrogate pair
+ * ('&#55357;&#56832;') give Python two lone surrogates, tokenized apart, where a JavaScript
+ * string holds them as the one character they encode.
  */
 import { INVALID_CHARREFS, NAME2CODEPOINT } from '../../python/html-entities.js'
 import { translatePythonPattern } from '../../python/python-regex.js'
@@ -18,8 +22,7 @@ import { compileReFindall, compileReSub, type EngineOptions } from '../../python
 import { REGEX_2022_10_31 } from '../../python/regex-module-2022-10-31.js'
 import { REGEX_2026_9_29 } from '../../python/regex-module-2026-9-29.js'
 import { regexModuleSemantics } from '../../python/regex-module.js'
-import { pyStrip } from '../../python/str-strip.js'
-import { DIGIT } from '../../python/python-str.js'
+import { DIGIT, SPACE } from '../../python/python-str.js'
 import { DECIMAL_RANGES } from '../../python/unicode-tables.js'
 import type { TokenizerNltkVersion } from './nltk-version.js'
 import { TWEET_PATTERNS_3_10 } from './tweet-patterns-3-10.js'
@@ -59,19 +62,22 @@ const CP1252_UNDEFINED = new Set([0x81, 0x8d, 0x8f, 0x90, 0x9d])
 const MAX_STR_DIGITS = 4300
 
 /**
- * Python's `int(s, base)` for base 10 or 16, or undefined where it raises ValueError: white
- * space (Python's) around, a sign, for 16 an optional 0x prefix, digits (any script's
- * decimal digits count) with single underscores between them (and after the prefix).
+ * Python's `int(s, base)` for base 10 or 16, or undefined where it raises ValueError. As
+ * CPython reads a str: a non-ASCII decimal digit (any script) counts as its ASCII digit and
+ * non-ASCII white space as a space, any other non-ASCII character is an error; then ASCII
+ * white space (' \t\n\r\v\f', not '\x1c'-'\x1f') around, a sign, for 16 an optional 0x
+ * prefix, digits with single underscores between them (and after the prefix).
  */
 function pyInt (s: string, base: 10 | 16): bigint | undefined {
   let ascii = ''
-  for (const ch of pyStrip(s)) {
+  for (const ch of s) {
     const cp = ch.codePointAt(0)!
     if (cp < 0x80) ascii += ch
     else if (DIGIT.has(cp)) ascii += String(decimalValue(cp))
+    else if (SPACE.has(cp)) ascii += ' '
     else return undefined
   }
-  const m = (base === 10 ? /^([+-]?)((?:[0-9]_?)*[0-9])$/ : /^([+-]?)(?:0[xX]_?)?((?:[0-9a-fA-F]_?)*[0-9a-fA-F])$/).exec(ascii)
+  const m = (base === 10 ? /^[ \t\n\r\v\f]*([+-]?)((?:[0-9]_?)*[0-9])[ \t\n\r\v\f]*$/ : /^[ \t\n\r\v\f]*([+-]?)(?:0[xX]_?)?((?:[0-9a-fA-F]_?)*[0-9a-fA-F])[ \t\n\r\v\f]*$/).exec(ascii)
   if (m === null) return undefined
   const digits = m[2]!.replaceAll('_', '')
   if (base === 10 && digits.length > MAX_STR_DIGITS) return undefined

@@ -91,19 +91,27 @@ const nltkSplit = (name: string, options: Record<string, unknown>, required: rea
   properties: { [name]: { type: 'object', additionalProperties: false, required, properties: { ...options, nltk: NLTK_VERSION } } }
 })
 
-const SPLIT = {
-  oneOf: [
-    { enum: ['str.split', ...NLTK_SPLIT_NAMES] },
-    nltkSplit('nltk.word_tokenize', { preserve_line: { type: 'boolean' }, language: ENGLISH }),
-    nltkSplit('nltk.sent_tokenize', { language: ENGLISH }),
-    nltkSplit('nltk.TreebankWordTokenizer', {}),
-    nltkSplit('nltk.wordpunct_tokenize', {}),
-    nltkSplit('nltk.TweetTokenizer', { preserve_case: { type: 'boolean' }, reduce_len: { type: 'boolean' }, strip_handles: { type: 'boolean' }, match_phone_numbers: { type: 'boolean' } }),
-    nltkSplit('nltk.RegexpTokenizer', { pattern: { type: 'string' }, gaps: { type: 'boolean' }, discard_empty: { type: 'boolean' }, flags: FLAGS }, ['pattern']),
-    { type: 'object', additionalProperties: false, required: ['re.split'], properties: { 're.split': { type: 'string' }, flags: FLAGS } },
-    { type: 'object', additionalProperties: false, required: ['re.findall'], properties: { 're.findall': { type: 'string' }, flags: FLAGS } }
-  ]
-}
+/** Each object form of `split`, by the key that names it. */
+const SPLIT_OBJECTS: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+  ['re.split', { type: 'object', additionalProperties: false, required: ['re.split'], properties: { 're.split': { type: 'string' }, flags: FLAGS } }],
+  ['re.findall', { type: 'object', additionalProperties: false, required: ['re.findall'], properties: { 're.findall': { type: 'string' }, flags: FLAGS } }],
+  ['nltk.word_tokenize', nltkSplit('nltk.word_tokenize', { preserve_line: { type: 'boolean' }, language: ENGLISH })],
+  ['nltk.sent_tokenize', nltkSplit('nltk.sent_tokenize', { language: ENGLISH })],
+  ['nltk.TreebankWordTokenizer', nltkSplit('nltk.TreebankWordTokenizer', {})],
+  ['nltk.wordpunct_tokenize', nltkSplit('nltk.wordpunct_tokenize', {})],
+  ['nltk.TweetTokenizer', nltkSplit('nltk.TweetTokenizer', { preserve_case: { type: 'boolean' }, reduce_len: { type: 'boolean' }, strip_handles: { type: 'boolean' }, match_phone_numbers: { type: 'boolean' } })],
+  ['nltk.RegexpTokenizer', nltkSplit('nltk.RegexpTokenizer', { pattern: { type: 'string' }, gaps: { type: 'boolean' }, discard_empty: { type: 'boolean' }, flags: FLAGS }, ['pattern'])]
+]
+
+/**
+ * `split`: a name, or an object keyed by one. A chain of if/then rather than oneOf, so a
+ * mistake is reported against the form its key names ("split.nltk.TweetTokenizer.nltk must
+ * be equal to one of ...") rather than against every form at once.
+ */
+const SPLIT = SPLIT_OBJECTS.reduceRight<Record<string, unknown>>(
+  (otherwise, [key, schema]) => ({ if: { type: 'object', required: [key] }, then: schema, else: otherwise }),
+  { enum: ['str.split', ...NLTK_SPLIT_NAMES] }
+)
 
 const opOf = (schema: Record<string, unknown>): readonly string[] => {
   const op = (schema.properties as { op: { const?: string, enum?: string[] } }).op

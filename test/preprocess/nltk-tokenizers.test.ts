@@ -1,7 +1,11 @@
 import { expect } from 'chai'
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { ServiceError } from '../../src/errors.js'
+import { compilePreprocess } from '../../src/preprocess/compile-steps.js'
+import { readModelSettings } from '../../src/settings/model-settings.js'
 import type { NltkSplitSpec } from '../../src/settings/step-schema.js'
 import { compileNltkSplit } from '../../src/preprocess/tokenizers/nltk-split.js'
 import { PUNKT_DATA_PATH } from '../../src/preprocess/tokenizers/punkt-parameters.js'
@@ -58,6 +62,52 @@ describe('NLTK tokenizers as word splitters', () => {
           expect({ count: mismatches.length, first: mismatches.slice(0, 4) }).to.deep.equal({ count: 0, first: [] })
         })
       }
+    })
+  }
+})
+
+describe('NLTK tokenizers in model-settings.json', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tfidf-nltk-split-'))
+  /** The preprocessing a settings file with one `words` step splitting by `split` compiles to. */
+  const compiled = (split: unknown, steps: unknown[] = []): ((text: string) => string) => {
+    const file = path.join(dir, `${Math.random().toString(36).slice(2)}.json`)
+    writeFileSync(file, JSON.stringify({ name: 'x', parameters: { extra: { tfidf_serve: { model: 'm.pkl', preprocess: [{ op: 'words', split, join: '|', steps }] } } } }))
+    return compilePreprocess(readModelSettings(file).preprocess, null, file)!
+  }
+  const TEXT = "Mr. Smith isn't here. He left at 5 p.m. \"Really?\" she asked... @ann :-)"
+
+  it('takes a tokenizer by its name alone, with NLTK 3.8 and its defaults', () => {
+    for (const name of ['nltk.word_tokenize', 'nltk.sent_tokenize', 'nltk.TreebankWordTokenizer', 'nltk.wordpunct_tokenize', 'nltk.TweetTokenizer'] as const) {
+      expect(compiled(name)(TEXT), name).to.equal(compileNltkSplit({ [name]: { nltk: '3.8' } } as NltkSplitSpec)(TEXT).join('|'))
+    }
+    expect(compiled('nltk.word_tokenize')(TEXT)).to.equal("Mr.|Smith|is|n't|here|.|He|left|at|5|p.m|.|``|Really|?|''|she|asked|...|@|ann|:|-|)")
+  })
+
+  it('runs the word steps on its tokens (word_tokenize, then stop words and lowercasing)', () => {
+    const clean = compiled({ 'nltk.word_tokenize': { preserve_line: true, nltk: '3.10' } }, [{ op: 'str.lower' }, { op: 'stopwords', nltk: 'english' }, { op: 'keep', if: 'str.isalpha' }])
+    expect(clean(TEXT)).to.equal('smith|left|really|asked|ann')
+  })
+
+  const refused: ReadonlyArray<readonly [string, unknown, RegExp]> = [
+    ['a language other than English', { 'nltk.word_tokenize': { language: 'german' } }, /split\.nltk\.word_tokenize\.language must be equal to one of the allowed values \("english"\)/],
+    ['an NLTK version not reproduced', { 'nltk.TweetTokenizer': { nltk: '3.9' } }, /split\.nltk\.TweetTokenizer\.nltk must be equal to one of the allowed values \("3\.8", "3\.10"\)/],
+    ['an unknown argument', { 'nltk.word_tokenize': { preserve_lines: true } }, /split\.nltk\.word_tokenize must NOT have additional properties 'preserve_lines'/],
+    ['RegexpTokenizer without a pattern', { 'nltk.RegexpTokenizer': { gaps: true } }, /split\.nltk\.RegexpTokenizer must have required property 'pattern'/],
+    ['RegexpTokenizer by name alone', 'nltk.RegexpTokenizer', /split must be equal to one of the allowed values/],
+    ['\\p{L} under NLTK 3.8 (re rejects it)', { 'nltk.RegexpTokenizer': { pattern: String.raw`\p{L}+` } }, /preprocess step 1 \(words\): pattern "\\\\p\{L\}\+": the bad escape \\p/],
+    ["a POSIX class under NLTK 3.10's regex module", { 'nltk.RegexpTokenizer': { pattern: '[[:alpha:]]+', nltk: '3.10' } }, /a '\[' inside a class/]
+  ]
+  for (const [what, split, message] of refused) {
+    it(`refuses ${what} at load, naming the step`, () => {
+      let error: unknown
+      try {
+        compiled(split)
+      } catch (err) {
+        error = err
+      }
+      expect(error).to.be.instanceOf(ServiceError)
+      expect((error as ServiceError).code).to.equal('ERR_CONFIG_INVALID')
+      expect((error as ServiceError).message).to.match(message)
     })
   }
 })

@@ -114,10 +114,14 @@ export function compileReSub (pattern: string, repl: string, flags: readonly str
     })
     return out + s.slice(copied)
   }
-  if (count !== 0 || literal === undefined) return scan
-  // String.prototype.replace with a literal is faster and, under the 'u' flag, steps past empty
-  // matches by code point as Python does; but it would keep a match V8 finds inside a surrogate
-  // pair, so a text holding any surrogate is scanned instead.
+  if (count !== 0) return scan
+  // String.prototype.replace is faster and, under the 'u' flag, steps past empty matches by code
+  // point as Python does; but it would keep a match V8 finds inside a surrogate pair, so a text
+  // holding any surrogate is scanned instead.
+  if (literal === undefined) {
+    const replacer = (...args: unknown[]): string => expand(parts, args)
+    return s => SURROGATE.test(s) ? scan(s) : s.replace(regex, replacer)
+  }
   const replacement = literal.replaceAll('$', '$$$$')
   return s => SURROGATE.test(s) ? scan(s) : s.replace(regex, replacement)
 }

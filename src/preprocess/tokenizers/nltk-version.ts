@@ -6,4 +6,3 @@
  * these changes and not others, and could not be run here, so they are not claimed.
  */
 export type TokenizerNltkVersion = '3.8' | '3.10'
-export const TOKENIZER_NLTK_VERSIONS: readonly TokenizerNltkVersion[] = ['3.8', '3.10']

@@ -27,19 +27,7 @@ import { DECIMAL_RANGES } from '../../python/unicode-tables.js'
 import type { TokenizerNltkVersion } from './nltk-version.js'
 import { TWEET_PATTERNS_3_10 } from './tweet-patterns-3-10.js'
 import { TWEET_PATTERNS_3_8 } from './tweet-patterns-3-8.js'
-
-/** casual.py's patterns, as NLTK compiles them. */
-export interface TweetPatterns {
-  /** WORD_RE and PHONE_WORD_RE (VERBOSE | IGNORECASE). */
-  readonly word: string
-  readonly phoneWord: string
-  /** EMOTICON_RE (VERBOSE | IGNORECASE): a token it finds keeps its case. */
-  readonly emoticon: string
-  readonly hang: string
-  readonly entity: string
-  readonly handles: string
-  readonly reduceLengthening: string
-}
+export type { TweetPatterns } from './tweet-patterns.js'
 
 export interface TweetTokenizerOptions {
   readonly preserveCase: boolean

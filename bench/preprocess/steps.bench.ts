@@ -6,7 +6,8 @@
  * then scikit-learn, in calls of 50 and of one), run by bench/baseline/preprocess.py with
  * Debian's python3. Targets (issue 16): the cleaning costs at most the vectorizer's time,
  * and the whole is at least 3x the app's Python. Checks that both cleaned the first 20
- * texts alike, so a fast wrong answer fails.
+ * texts alike, so a fast wrong answer fails. Then NLTK's tokenizers beside the vectorizer
+ * (nltk-tokenizers.ts); BENCH_ONLY=nltk runs that section alone.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -17,6 +18,7 @@ import { readModelSettings } from '../../src/settings/model-settings.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
 import { ROOT } from '../lib/corpus.js'
 import { markdown } from '../lib/report.js'
+import { benchNltkTokenizers } from './nltk-tokenizers.js'
 
 const APPS = ['sms-porter', 'reviews-snowball', 'movies-lemma', 'sms-slang-lancaster', 'danish-snowball', 'poems-accents']
 const TEXTS = 2000
@@ -45,7 +47,8 @@ const fmt = (x: number | undefined, digits = 0): string => x === undefined ? '' 
 async function main (): Promise<void> {
   const rows: string[][] = []
   const results: Array<Record<string, unknown>> = []
-  for (const app of APPS) {
+  // BENCH_ONLY=nltk: the tokenizers' section alone.
+  for (const app of process.env.BENCH_ONLY === 'nltk' ? [] : APPS) {
     const settings = readModelSettings(path.join(ROOT, 'test', 'fixtures', 'apps', '1.2.1', app, 'model-settings.json'))
     const paths = { model: settings.model!, vectorizers: settings.vectorizers }
     const served = (await loadServedModel({ paths, settingsFile: settings.file })).predictor
@@ -68,10 +71,11 @@ async function main (): Promise<void> {
     results.push({ app, cleaning, vectorizing, vectorizingRaw, whole, python, share })
     rows.push([app, fmt(cleaning), fmt(vectorizing), fmt(share, 2), fmt(vectorizingRaw), fmt(vectorizingRaw / cleaning, 2), fmt(whole), fmt(python.clean), fmt(python.batch50), fmt(python.single), fmt(whole / python.batch50, 1), fmt(whole / python.single, 1)])
   }
-  console.log(`\n## Declared preprocessing (one thread, ${TEXTS} corpus texts per app, ${SECONDS} s per figure, Node ${process.version})\n`)
-  console.log(markdown(['app', 'cleaning texts/s', 'vectorizer texts/s', 'cleaning / vectorizer time', 'vectorizer on raw texts/s', 'cleaning / that', 'whole texts/s', 'Python cleaning', 'Python batch-50', 'Python single', 'vs batch-50', 'vs single'], rows))
+  if (rows.length > 0) console.log(`\n## Declared preprocessing (one thread, ${TEXTS} corpus texts per app, ${SECONDS} s per figure, Node ${process.version})\n`)
+  if (rows.length > 0) console.log(markdown(['app', 'cleaning texts/s', 'vectorizer texts/s', 'cleaning / vectorizer time', 'vectorizer on raw texts/s', 'cleaning / that', 'whole texts/s', 'Python cleaning', 'Python batch-50', 'Python single', 'vs batch-50', 'vs single'], rows))
   const out = path.join(ROOT, 'bench', 'results', `preprocess-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
-  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, texts: TEXTS, seconds: SECONDS, results }, null, 2) + '\n')
+  const tokenizers = await benchNltkTokenizers(SECONDS)
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, texts: TEXTS, seconds: SECONDS, results, tokenizers }, null, 2) + '\n')
   console.log(`\nwrote ${path.relative(ROOT, out)}`)
 }
 

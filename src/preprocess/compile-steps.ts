@@ -18,6 +18,7 @@ import { createLancasterStemmer } from './stemmers/lancaster.js'
 import { createPorterStemmer } from './stemmers/porter.js'
 import { createSnowballStemmer } from './stemmers/snowball/index.js'
 import { stopList } from './stop-list.js'
+import { compileNltkSplit } from './tokenizers/nltk-split.js'
 import { textFunction, type UserFunctions } from './user-functions.js'
 import { compileWordListStep, isWordListStep, type WordListFunction } from './word-list-steps.js'
 import { createWordNetLemmatizer } from './wordnet-lemmatizer.js'
@@ -88,8 +89,10 @@ function memoized (stem: (word: string) => string): (word: string) => string {
 
 function compileSplit (split: SplitSpec | undefined): (text: string) => string[] {
   if (split === undefined || split === 'str.split') return pySplit
+  if (typeof split === 'string') return compileNltkSplit(split)
   if ('re.split' in split) return compileReSplit(split['re.split'], split.flags ?? [])
-  return compileReFindall(split['re.findall'], split.flags ?? [])
+  if ('re.findall' in split) return compileReFindall(split['re.findall'], split.flags ?? [])
+  return compileNltkSplit(split)
 }
 
 function compileWord (step: WordStepSpec, functions: UserFunctions | null): WordFunction {

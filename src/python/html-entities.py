@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Writes html-entities.ts: the tables html.unescape() uses (html.entities.html5 and the
-numeric-reference fix-ups of the html module), taken from the running interpreter.
+numeric-reference fix-ups of the html module), and html.entities.name2codepoint (which
+NLTK's TweetTokenizer reads), taken from the running interpreter.
 
     /usr/bin/python3 src/python/html-entities.py
 """
@@ -34,7 +35,12 @@ def main():
             f.write(f"  [0x{num:x}, {js(value)}],\n")
         f.write("]\n\n")
         f.write("/** html._invalid_codepoints: numeric references that unescape to nothing. */\n")
-        f.write("export const INVALID_CODEPOINTS: readonly number[] = [" + ",".join(f"0x{c:x}" for c in invalid_cps) + "]\n")
+        f.write("export const INVALID_CODEPOINTS: readonly number[] = [" + ",".join(f"0x{c:x}" for c in invalid_cps) + "]\n\n")
+        f.write("/** html.entities.name2codepoint: the HTML 4 entity names (no ';') and their code points. */\n")
+        f.write("export const NAME2CODEPOINT: ReadonlyArray<readonly [string, number]> = [\n")
+        for name, cp in sorted(html.entities.name2codepoint.items()):
+            f.write(f"  [{js(name)}, 0x{cp:x}],\n")
+        f.write("]\n")
     print(len(entities), len(invalid_refs), len(invalid_cps))
 
 

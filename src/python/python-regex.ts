@@ -21,6 +21,7 @@
  */
 import { ServiceError } from '../errors.js'
 import { DIGIT, SPACE, WORD } from './python-str.js'
+import type { RegexModuleSemantics } from './regex-module.js'
 import { hasCased, ignoreCaseRanges, isCased, type ClassItems } from './sre-ignore-case.js'
 import { DECIMAL_RANGES, SPACE_RANGES, WORD_RANGES } from './unicode-tables.js'
 
@@ -79,6 +80,14 @@ export interface TranslateOptions {
    * Defaults to false (token patterns keep their former translation).
    */
   readonly strict?: boolean
+  /**
+   * Translate as the third-party `regex` module (V0) of this release compiles the pattern,
+   * not `re`: its `\w \d \s` and case variants (regex-module.ts), `\p{L}` and `\p{N}`, and
+   * `\B` matching in an empty string. What it reads otherwise than `re` is refused: a '['
+   * inside a class (its POSIX classes and nested sets), a '{' that is no quantifier (its
+   * fuzzy matching), ASCII with IGNORECASE. Defaults to `re`.
+   */
+  readonly regexModule?: RegexModuleSemantics
 }
 
 interface Flags { ascii: boolean, ignoreCase: boolean, multiline: boolean, dotAll: boolean, verbose: boolean, unicode: boolean }
@@ -133,6 +142,19 @@ function complement (ranges: readonly number[]): number[] {
   return out
 }
 
+/** Whether sorted, merged flat ranges hold `cp`. */
+function rangesHave (ranges: readonly number[], cp: number): boolean {
+  let lo = 0
+  let hi = ranges.length / 2 - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    if (cp < ranges[2 * mid]!) hi = mid - 1
+    else if (cp > ranges[2 * mid + 1]!) lo = mid + 1
+    else return true
+  }
+  return false
+}
+
 const isAsciiLetter = (cp: number): boolean => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)
 const asciiLower = (cp: number): number => cp >= 0x41 && cp <= 0x5a ? cp + 32 : cp
 
@@ -155,17 +177,26 @@ class Translator {
   readonly #word: string
   readonly #digit: string
   readonly #space: string
+  readonly #module: RegexModuleSemantics | undefined
+  readonly #wordRanges: readonly number[]
+  readonly #digitRanges: readonly number[]
+  readonly #spaceRanges: readonly number[]
 
-  constructor (pattern: string, flags: Flags, start: number, label: string, strict: boolean) {
+  constructor (pattern: string, flags: Flags, start: number, label: string, strict: boolean, module?: RegexModuleSemantics) {
     this.#pattern = pattern
     this.#src = Array.from(pattern)
     this.#flags = flags
     this.#label = label
     this.#strict = strict
     this.#pos = start
-    this.#word = rangesSource(flags.ascii ? ASCII_WORD : WORD_RANGES)
-    this.#digit = rangesSource(flags.ascii ? ASCII_DIGIT : DECIMAL_RANGES)
-    this.#space = rangesSource(flags.ascii ? ASCII_SPACE : SPACE_RANGES)
+    this.#module = module
+    if (module !== undefined && flags.ascii && flags.ignoreCase) this.#fail('ASCII with IGNORECASE under the regex module')
+    this.#wordRanges = flags.ascii ? ASCII_WORD : module?.word.ranges ?? WORD_RANGES
+    this.#digitRanges = flags.ascii ? ASCII_DIGIT : module?.digit.ranges ?? DECIMAL_RANGES
+    this.#spaceRanges = flags.ascii ? ASCII_SPACE : module?.space.ranges ?? SPACE_RANGES
+    this.#word = rangesSource(this.#wordRanges)
+    this.#digit = rangesSource(this.#digitRanges)
+    this.#space = rangesSource(this.#spaceRanges)
   }
 
   #peek (offset = 0): string | undefined {
@@ -333,7 +364,9 @@ class Translator {
       case '$': return zero(this.#flags.multiline ? '(?=\\n|$)' : '(?=\\n?$)')
       case '\\': return this.#escape()
       case '*': case '+': case '?': return this.#fail(`nothing to repeat at ${this.#pos - 1}`)
-      case '{': return one('\\{')
+      case '{':
+        if (this.#module !== undefined) return this.#fail(`a '{' that is no quantifier, at ${this.#pos - 1} (the regex module may read fuzzy matching)`)
+        return one('\\{')
       default: return one(this.#literal(c.codePointAt(0)!))
     }
   }
@@ -439,15 +472,17 @@ class Translator {
 
   #boundary (negated: boolean): string {
     const w = `[${this.#word}]`
+    // The regex module's \B also matches in an empty string.
+    if (negated && this.#module !== undefined) return `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w}))`
     // sre's \B never matches in an empty string (SRE_AT_NON_BOUNDARY checks beginning == end).
     return negated ? `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w})(?:(?<=[\\s\\S])|(?=[\\s\\S])))` : `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))`
   }
 
   /** What a class escape matches inside a class, as flat ranges (a 'u' class cannot nest), or undefined. */
   #classEscapeRanges (c: string): readonly number[] | undefined {
-    const word = this.#flags.ascii ? ASCII_WORD : WORD_RANGES
-    const digit = this.#flags.ascii ? ASCII_DIGIT : DECIMAL_RANGES
-    const space = this.#flags.ascii ? ASCII_SPACE : SPACE_RANGES
+    const word = this.#wordRanges
+    const digit = this.#digitRanges
+    const space = this.#spaceRanges
     switch (c) {
       case 'w': return word
       case 'W': return complement(word)
@@ -479,6 +514,11 @@ class Translator {
     const zero = (src: string): Atom => ({ src, quantifiable: false, capture: false, min: 0, max: 0 })
     const cls = this.#classEscape(c)
     if (cls !== undefined) return one(cls)
+    if ((c === 'p' || c === 'P') && this.#module !== undefined) {
+      const { ranges, negated } = this.#property(c)
+      if (this.#flags.ignoreCase) return one(`[${rangesSource(this.#module.ignoreCaseRanges({ ranges: [], escapes: [], escapeRanges: [ranges], negated }))}]`)
+      return one(`[${negated ? '^' : ''}${rangesSource(ranges)}]`)
+    }
     switch (c) {
       case 'b': return zero(this.#boundary(false))
       case 'B': return zero(this.#boundary(true))
@@ -502,6 +542,19 @@ class Translator {
       return this.#reference(Number(digits), `\\${digits}`)
     }
     return one(this.#literal(this.#literalEscape(c)))
+  }
+
+  /** `\p{name}` or `\P{name}` after its backslash and letter, for the names the regex module tables hold. */
+  #property (c: 'p' | 'P'): { ranges: readonly number[], negated: boolean } {
+    if (this.#peek() !== '{') this.#fail(`\\${c} without {name}`)
+    this.#pos++
+    let name = ''
+    while (this.#peek() !== undefined && this.#peek() !== '}') name += this.#src[this.#pos++]
+    if (this.#peek() !== '}') this.#fail(`an unterminated \\${c}{`)
+    this.#pos++
+    const set = this.#module?.properties.get(name)
+    if (set === undefined) return this.#fail(`the property \\${c}{${name}} (only ${[...this.#module?.properties.keys() ?? []].join(', ')} are known)`)
+    return { ranges: set.ranges, negated: c === 'P' }
   }
 
   /** The code point of a literal escape (\n, \x41, \u00e9, \012, \.), shared by classes. */
@@ -531,6 +584,7 @@ class Translator {
 
   #class (): string {
     const items = this.#classItems()
+    if (this.#flags.ignoreCase && this.#module !== undefined) return `[${rangesSource(this.#module.ignoreCaseRanges(items))}]`
     if (this.#flags.ignoreCase && this.#flags.ascii) return this.#asciiIgnoreCaseClass(items)
     if (this.#flags.ignoreCase && hasCased(items)) return `[${rangesSource(ignoreCaseRanges(items))}]`
     const out = rangesSource(union([items.ranges, ...items.escapeRanges]))
@@ -582,10 +636,18 @@ class Translator {
       if (c === undefined) return this.#fail('an unterminated character class')
       if (c === ']' && !first) break
       first = false
+      if (c === '[' && this.#module !== undefined) return this.#fail("a '[' inside a class (the regex module may read a POSIX class or a nested set)")
       let low: number
       if (c === '\\') {
         const e = this.#src[this.#pos++]
         if (e === undefined) return this.#fail('a trailing backslash')
+        if ((e === 'p' || e === 'P') && this.#module !== undefined) {
+          const { ranges, negated } = this.#property(e)
+          escapeRanges.push(negated ? complement(ranges) : ranges)
+          const inside = (cp: number): boolean => rangesHave(ranges, cp) !== negated
+          escapes.push(inside)
+          continue
+        }
         const cls = this.#classEscapeRanges(e)
         if (cls !== undefined) {
           escapeRanges.push(cls)
@@ -619,9 +681,10 @@ class Translator {
   /** What a class escape matches, as a predicate (for IGNORECASE classes). */
   #classPredicate (c: string): (cp: number) => boolean {
     const ascii = this.#flags.ascii
-    const word = (cp: number): boolean => ascii ? (cp < 128 && WORD.has(cp)) : WORD.has(cp)
-    const digit = (cp: number): boolean => ascii ? (cp >= 0x30 && cp <= 0x39) : DIGIT.has(cp)
-    const space = (cp: number): boolean => ascii ? (cp === 0x20 || (cp >= 9 && cp <= 13)) : SPACE.has(cp)
+    const sets = this.#module ?? { word: WORD, digit: DIGIT, space: SPACE }
+    const word = (cp: number): boolean => ascii ? (cp < 128 && WORD.has(cp)) : sets.word.has(cp)
+    const digit = (cp: number): boolean => ascii ? (cp >= 0x30 && cp <= 0x39) : sets.digit.has(cp)
+    const space = (cp: number): boolean => ascii ? (cp === 0x20 || (cp >= 9 && cp <= 13)) : sets.space.has(cp)
     switch (c) {
       case 'w': return word
       case 'W': return cp => !word(cp)
@@ -639,6 +702,9 @@ class Translator {
   #literal (cp: number): string {
     if (this.#flags.ignoreCase && this.#flags.ascii) {
       return isAsciiLetter(cp) ? `[${hex(asciiLower(cp))}${hex(asciiLower(cp) - 32)}]` : hex(cp)
+    }
+    if (this.#flags.ignoreCase && this.#module !== undefined) {
+      return this.#module.isCased(cp) ? `[${this.#module.caseVariants(cp).map(hex).join('')}]` : hex(cp)
     }
     if (this.#flags.ignoreCase && isCased(cp)) return `[${rangesSource(ignoreCaseRanges({ ranges: [cp, cp], escapes: [], negated: false }))}]`
     return hex(cp)
@@ -677,7 +743,7 @@ const WORD_RUN = /^(\\b)?((?:\\w)*)(?:\\w\+|\\w\{(\d+),\})(\\b)?$/
 export function translatePythonPattern (pattern: string, options: TranslateOptions = {}): TranslatedPattern {
   const label = options.label ?? 'token_pattern'
   const { flags, start } = readFlags(pattern, options.flags ?? {}, label)
-  const translator = new Translator(pattern, flags, start, label, options.strict ?? false)
+  const translator = new Translator(pattern, flags, start, label, options.strict ?? false, options.regexModule)
   const translated = translator.translate()
   const source = translated.src
   let regex: RegExp
@@ -702,7 +768,7 @@ export function translatePythonPattern (pattern: string, options: TranslateOptio
   return {
     regex,
     groups: translator.groups,
-    wordRunMinLength: wordRunMin(pattern.slice(start), flags),
+    wordRunMinLength: options.regexModule === undefined ? wordRunMin(pattern.slice(start), flags) : undefined,
     groupIndex: translator.groupIndex,
     unstableGroups: translator.unstable,
     optionalGroups: translator.optional

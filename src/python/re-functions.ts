@@ -11,6 +11,7 @@
  */
 import { ServiceError } from '../errors.js'
 import { translatePythonPattern, type PythonRegexFlags, type TranslatedPattern } from './python-regex.js'
+import type { RegexModuleSemantics } from './regex-module.js'
 import { parseTemplate, type TemplatePart } from './repl-template.js'
 
 const FLAG_NAMES: Readonly<Record<string, keyof PythonRegexFlags>> = {
@@ -34,15 +35,20 @@ function refuse (pattern: string, what: string): never {
   throw new ServiceError('ERR_PATTERN_UNSUPPORTED', `${describePattern(pattern)}: ${what}`)
 }
 
+/** Which engine's semantics to follow: `re` (the default) or the `regex` module of one release. */
+export interface EngineOptions {
+  readonly regexModule?: RegexModuleSemantics
+}
+
 /** Translates `pattern` with `flags` named as the `re` module names them ('IGNORECASE' or 'I', ...). */
-function compilePattern (pattern: string, flags: readonly string[]): TranslatedPattern {
+function compilePattern (pattern: string, flags: readonly string[], engine: EngineOptions = {}): TranslatedPattern {
   const given: { -readonly [K in keyof PythonRegexFlags]?: boolean } = {}
   for (const name of flags) {
     const key = Object.hasOwn(FLAG_NAMES, name) ? FLAG_NAMES[name] : undefined
     if (key === undefined) refuse(pattern, `the flag ${JSON.stringify(name)} is not one of ${Object.keys(FLAG_NAMES).join(', ')}`)
     given[key] = true
   }
-  return translatePythonPattern(pattern, { flags: given, label: 'pattern', allowEmptyMatch: true, strict: true })
+  return translatePythonPattern(pattern, { flags: given, label: 'pattern', allowEmptyMatch: true, strict: true, regexModule: engine.regexModule })
 }
 
 /** Where the scan goes on after an empty match at `index`: one code point further. */
@@ -86,9 +92,9 @@ function checkCount (pattern: string, name: string, value: number): void {
  * @throws ServiceError ERR_PATTERN_UNSUPPORTED naming the pattern, where Python raises
  * re.error for the pattern or the replacement, and where the translation cannot be exact.
  */
-export function compileReSub (pattern: string, repl: string, flags: readonly string[] = [], count = 0): (s: string) => string {
+export function compileReSub (pattern: string, repl: string, flags: readonly string[] = [], count = 0, engine: EngineOptions = {}): (s: string) => string {
   checkCount(pattern, 'count', count)
-  const translated = compilePattern(pattern, flags)
+  const translated = compilePattern(pattern, flags, engine)
   const parts = parseTemplate(repl, translated.groups, translated.groupIndex, describePattern(pattern))
   for (const part of parts) {
     if (typeof part === 'number' && translated.unstableGroups.has(part)) {
@@ -108,10 +114,14 @@ export function compileReSub (pattern: string, repl: string, flags: readonly str
     })
     return out + s.slice(copied)
   }
-  if (count !== 0 || literal === undefined) return scan
-  // String.prototype.replace with a literal is faster and, under the 'u' flag, steps past empty
-  // matches by code point as Python does; but it would keep a match V8 finds inside a surrogate
-  // pair, so a text holding any surrogate is scanned instead.
+  if (count !== 0) return scan
+  // String.prototype.replace is faster and, under the 'u' flag, steps past empty matches by code
+  // point as Python does; but it would keep a match V8 finds inside a surrogate pair, so a text
+  // holding any surrogate is scanned instead.
+  if (literal === undefined) {
+    const replacer = (...args: unknown[]): string => expand(parts, args)
+    return s => SURROGATE.test(s) ? scan(s) : s.replace(regex, replacer)
+  }
   const replacement = literal.replaceAll('$', '$$$$')
   return s => SURROGATE.test(s) ? scan(s) : s.replace(regex, replacement)
 }
@@ -130,9 +140,9 @@ function expand (parts: readonly TemplatePart[], groups: ArrayLike<unknown>): st
  * alternative, optional, or in a negative look-around) is refused, so no '' stands in.
  * @throws ServiceError ERR_PATTERN_UNSUPPORTED naming the pattern.
  */
-export function compileReSplit (pattern: string, flags: readonly string[] = [], maxsplit = 0): (s: string) => string[] {
+export function compileReSplit (pattern: string, flags: readonly string[] = [], maxsplit = 0, engine: EngineOptions = {}): (s: string) => string[] {
   checkCount(pattern, 'maxsplit', maxsplit)
-  const translated = compilePattern(pattern, flags)
+  const translated = compilePattern(pattern, flags, engine)
   const { regex, groups } = translated
   for (let g = 1; g <= groups; g++) {
     if (translated.optionalGroups.has(g)) refuse(pattern, `group ${g} may take no part in a match, where re.split gives None`)
@@ -158,8 +168,8 @@ export function compileReSplit (pattern: string, flags: readonly string[] = [], 
  * @throws ServiceError ERR_PATTERN_UNSUPPORTED naming the pattern, also for more than
  * one group (Python returns tuples then).
  */
-export function compileReFindall (pattern: string, flags: readonly string[] = []): (s: string) => string[] {
-  const translated = compilePattern(pattern, flags)
+export function compileReFindall (pattern: string, flags: readonly string[] = [], engine: EngineOptions = {}): (s: string) => string[] {
+  const translated = compilePattern(pattern, flags, engine)
   const { regex, groups } = translated
   if (groups > 1) refuse(pattern, `${groups} groups, for which re.findall returns tuples`)
   if (groups === 1 && translated.unstableGroups.has(1)) refuse(pattern, 'group 1 is inside a repeat where JavaScript keeps a different capture')

@@ -39,8 +39,71 @@ export function hasCased (items: ClassItems): boolean {
   return false
 }
 
+/** For each lowered code point, the code points sre lowers to it (itself included when it lowers to itself). */
+let preimages: Map<number, number[]> | undefined
+function lowersTo (y: number): readonly number[] {
+  if (preimages === undefined) {
+    preimages = new Map()
+    for (const [d, l] of LOWER) {
+      const list = preimages.get(l) ?? []
+      list.push(d)
+      preimages.set(l, list)
+    }
+  }
+  const from = preimages.get(y) ?? []
+  return sreLower(y) === y ? [y, ...from] : from
+}
+
+/** Sorted, merged flat ranges of a set of code points. */
+function rangesOf (cps: Iterable<number>): number[] {
+  const sorted = [...new Set(cps)].sort((a, b) => a - b)
+  const out: number[] = []
+  for (const cp of sorted) {
+    if (out.length > 0 && out[out.length - 1] === cp - 1) out[out.length - 1] = cp
+    else out.push(cp, cp)
+  }
+  return out
+}
+
+/** The code points (0 to 0x10FFFF, surrogates aside) outside sorted, merged flat ranges. */
+function outside (ranges: readonly number[]): number[] {
+  const out: number[] = []
+  let next = 0
+  const push = (lo: number, hi: number): void => {
+    // Surrogates are never matched, as in the full scan below.
+    if (lo <= 0xd7ff) out.push(lo, Math.min(hi, 0xd7ff))
+    if (hi >= 0xe000) out.push(Math.max(lo, 0xe000), hi)
+  }
+  for (let i = 0; i < ranges.length; i += 2) {
+    if (ranges[i]! > next) push(next, ranges[i]! - 1)
+    next = ranges[i + 1]! + 1
+  }
+  if (next <= 0x10ffff) push(next, 0x10ffff)
+  return out
+}
+
 /** The code points (as flat ranges) a class matches under IGNORECASE. */
 export function ignoreCaseRanges (items: ClassItems): number[] {
+  // Members in the BMP and no class escapes: d matches when lower(d) is a lowered member, so the
+  // answer is the members' lowered forms taken back through the inverse of lower (no full scan).
+  let bmpOnly = items.escapes.length === 0
+  for (let i = 1; i < items.ranges.length && bmpOnly; i += 2) bmpOnly = items.ranges[i]! <= 0xffff
+  if (bmpOnly) {
+    const matched: number[] = []
+    const seen = new Set<number>()
+    for (let i = 0; i < items.ranges.length; i += 2) {
+      for (let cp = items.ranges[i]!; cp <= items.ranges[i + 1]!; cp++) {
+        const l = sreLower(cp)
+        for (const y of [l, ...(EXTRA.get(l) ?? [])]) {
+          if (seen.has(y)) continue
+          seen.add(y)
+          for (const d of lowersTo(y)) if (!(d >= 0xd800 && d <= 0xdfff)) matched.push(d)
+        }
+      }
+    }
+    const ranges = rangesOf(matched)
+    return items.negated ? outside(ranges) : ranges
+  }
   const lowered = new Set<number>()
   const tail: Array<[number, number]> = []
   for (let i = 0; i < items.ranges.length; i += 2) {

@@ -13,8 +13,31 @@ export type TextStepSpec =
   | { readonly op: 'str.translate', readonly from?: string, readonly to?: string, readonly delete?: string }
   | { readonly op: 'function', readonly name: string }
 
-/** Splitting a text into words: `str.split()`, `re.split(pattern)` or `re.findall(pattern)`. */
-export type SplitSpec = 'str.split' | { readonly 're.split': string, readonly flags?: readonly string[] } | { readonly 're.findall': string, readonly flags?: readonly string[] }
+/** Whose NLTK tokenizers to reproduce: 3.8 (the default) or 3.10 (NLTK 3.10.3). */
+type TokenizerNltk = '3.8' | '3.10'
+
+/** One of NLTK's tokenizers, named as the app calls it, with its arguments (English only). */
+export type NltkSplitSpec =
+  | { readonly 'nltk.word_tokenize': { readonly preserve_line?: boolean, readonly language?: 'english', readonly nltk?: TokenizerNltk } }
+  | { readonly 'nltk.sent_tokenize': { readonly language?: 'english', readonly nltk?: TokenizerNltk } }
+  | { readonly 'nltk.TreebankWordTokenizer': { readonly nltk?: TokenizerNltk } }
+  | { readonly 'nltk.wordpunct_tokenize': { readonly nltk?: TokenizerNltk } }
+  | { readonly 'nltk.TweetTokenizer': { readonly preserve_case?: boolean, readonly reduce_len?: boolean, readonly strip_handles?: boolean, readonly match_phone_numbers?: boolean, readonly nltk?: TokenizerNltk } }
+  | { readonly 'nltk.RegexpTokenizer': { readonly pattern: string, readonly gaps?: boolean, readonly discard_empty?: boolean, readonly flags?: readonly string[], readonly nltk?: TokenizerNltk } }
+
+/** The NLTK tokenizers that need no argument, which may be named alone. */
+export const NLTK_SPLIT_NAMES = ['nltk.word_tokenize', 'nltk.sent_tokenize', 'nltk.TreebankWordTokenizer', 'nltk.wordpunct_tokenize', 'nltk.TweetTokenizer'] as const
+
+/**
+ * Splitting a text into words: `str.split()`, `re.split(pattern)`, `re.findall(pattern)`, or
+ * an NLTK tokenizer (alone by name for its defaults).
+ */
+export type SplitSpec =
+  | 'str.split'
+  | typeof NLTK_SPLIT_NAMES[number]
+  | { readonly 're.split': string, readonly flags?: readonly string[] }
+  | { readonly 're.findall': string, readonly flags?: readonly string[] }
+  | NltkSplitSpec
 
 /** A step on one word: any text step, or one that only words have. */
 export type WordStepSpec =
@@ -74,13 +97,36 @@ const WORD_LIST_STEPS = [
   step('ngrams', { n: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } }] }, sep: { type: 'string' }, append: { type: 'boolean' } }, ['n', 'append'])
 ]
 
-const SPLIT = {
-  oneOf: [
-    { const: 'str.split' },
-    { type: 'object', additionalProperties: false, required: ['re.split'], properties: { 're.split': { type: 'string' }, flags: FLAGS } },
-    { type: 'object', additionalProperties: false, required: ['re.findall'], properties: { 're.findall': { type: 'string' }, flags: FLAGS } }
-  ]
-}
+const NLTK_VERSION = { enum: ['3.8', '3.10'] }
+const ENGLISH = { enum: ['english'] }
+const nltkSplit = (name: string, options: Record<string, unknown>, required: readonly string[] = []): Record<string, unknown> => ({
+  type: 'object',
+  additionalProperties: false,
+  required: [name],
+  properties: { [name]: { type: 'object', additionalProperties: false, required, properties: { ...options, nltk: NLTK_VERSION } } }
+})
+
+/** Each object form of `split`, by the key that names it. */
+const SPLIT_OBJECTS: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
+  ['re.split', { type: 'object', additionalProperties: false, required: ['re.split'], properties: { 're.split': { type: 'string' }, flags: FLAGS } }],
+  ['re.findall', { type: 'object', additionalProperties: false, required: ['re.findall'], properties: { 're.findall': { type: 'string' }, flags: FLAGS } }],
+  ['nltk.word_tokenize', nltkSplit('nltk.word_tokenize', { preserve_line: { type: 'boolean' }, language: ENGLISH })],
+  ['nltk.sent_tokenize', nltkSplit('nltk.sent_tokenize', { language: ENGLISH })],
+  ['nltk.TreebankWordTokenizer', nltkSplit('nltk.TreebankWordTokenizer', {})],
+  ['nltk.wordpunct_tokenize', nltkSplit('nltk.wordpunct_tokenize', {})],
+  ['nltk.TweetTokenizer', nltkSplit('nltk.TweetTokenizer', { preserve_case: { type: 'boolean' }, reduce_len: { type: 'boolean' }, strip_handles: { type: 'boolean' }, match_phone_numbers: { type: 'boolean' } })],
+  ['nltk.RegexpTokenizer', nltkSplit('nltk.RegexpTokenizer', { pattern: { type: 'string' }, gaps: { type: 'boolean' }, discard_empty: { type: 'boolean' }, flags: FLAGS }, ['pattern'])]
+]
+
+/**
+ * `split`: a name, or an object keyed by one. A chain of if/then rather than oneOf, so a
+ * mistake is reported against the form its key names ("split.nltk.TweetTokenizer.nltk must
+ * be equal to one of ...") rather than against every form at once.
+ */
+const SPLIT = SPLIT_OBJECTS.reduceRight<Record<string, unknown>>(
+  (otherwise, [key, schema]) => ({ if: { type: 'object', required: [key] }, then: schema, else: otherwise }),
+  { enum: ['str.split', ...NLTK_SPLIT_NAMES] }
+)
 
 const opOf = (schema: Record<string, unknown>): readonly string[] => {
   const op = (schema.properties as { op: { const?: string, enum?: string[] } }).op

@@ -1,0 +1,60 @@
+"""NLTK's own speed at its tokenizers, on one core, for bench/preprocess/nltk-tokenizers.ts.
+
+    /usr/bin/python3 bench/baseline/nltk-tokenizers.py TEXTS.json SECONDS SPLIT...
+
+Each SPLIT is a `words` step's split as model-settings.json writes it (JSON); the tokenizer
+is the one test/fixtures/preprocess/nltk-tokenizers.py calls for it, with Punkt's English
+parameters from src/preprocess/data. Prints, per split, {"rate": texts/s of
+" ".join(tokenizer(text)), "fed": that for the first 20 texts}, which the bench checks
+ours against.
+"""
+import importlib.util
+import json
+import os
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def load_generator():
+    path = os.path.join(ROOT, "test", "fixtures", "preprocess", "nltk-tokenizers.py")
+    spec = importlib.util.spec_from_file_location("nltk_tokenizers_fixture", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def timed(run, texts, budget):
+    done, started = 0, time.perf_counter()
+    while True:
+        run(texts)
+        done += 1
+        elapsed = time.perf_counter() - started
+        if elapsed >= budget:
+            return done * len(texts) / elapsed
+
+
+def main():
+    texts_file, budget, splits = sys.argv[1], float(sys.argv[2]), [json.loads(s) for s in sys.argv[3:]]
+    import nltk
+
+    generator = load_generator()
+    with open(texts_file, encoding="utf-8") as f:
+        texts = json.load(f)
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        generator.punkt_data_dir(tmp, not nltk.__version__.startswith("3.8"))
+        nltk.data.path[:] = [tmp]
+        for split in splits:
+            call = {split: {}} if isinstance(split, str) else split
+            tokenize = generator.python_call(call, nltk)
+            clean = lambda t: " ".join(tokenize(t))  # noqa: E731
+            clean(texts[0])
+            out.append({"rate": timed(lambda xs: [clean(t) for t in xs], texts, budget), "fed": [clean(t) for t in texts[:20]]})
+    print(json.dumps({"nltk": nltk.__version__, "results": out}))
+
+
+if __name__ == "__main__":
+    main()

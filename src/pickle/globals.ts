@@ -300,7 +300,7 @@ export function resolveGlobal (module: string, name: string, userGlobals?: Reado
   const spec = lookup(mod, name) ?? (userGlobals?.has(`${mod}.${name}`) === true ? record(mod, name) : undefined)
   if (spec === undefined) {
     const hint = /^catboost(\.|$)/.test(mod)
-      ? ' (CatBoost models are not served: CatBoost cannot be run here to check answers against, so none could be promised exact)'
+      ? ' (CatBoost models are not served: CatBoost cannot be run here to check answers against, so none could be promised exact; to serve the app here, fit a served classifier on the same features instead (a scikit-learn one, XGBClassifier or LGBMClassifier) and save that; CatBoost exports (save_model as json, onnx or cpp) are not read either)'
       : !isAppModule(mod) ? '' : ' (the app\'s own code: port it to JavaScript in a functions module named in model-settings.json)'
     throw new ServiceError('ERR_PICKLE_GLOBAL_NOT_ALLOWED', `unsupported object '${module}.${name}'${hint}`)
   }

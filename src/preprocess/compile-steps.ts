@@ -73,7 +73,7 @@ const MEMO_WORDS = 32768
  * is a pure function of its word. Past MEMO_WORDS distinct words the memory starts over
  * (bounded, and cheaper than tracking recency).
  */
-function memoized (stem: (word: string) => string): (word: string) => string {
+export function memoized (stem: (word: string) => string): (word: string) => string {
   let memo = new Map<string, string>()
   return word => {
     let out = memo.get(word)

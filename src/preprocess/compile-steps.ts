@@ -17,6 +17,7 @@ import {
 } from './python-text.js'
 import { createLancasterStemmer } from './stemmers/lancaster.js'
 import { createPorterStemmer } from './stemmers/porter.js'
+import { createSastrawiStemmer, sastrawiStopWords } from './stemmers/sastrawi.js'
 import { createSnowballStemmer } from './stemmers/snowball/index.js'
 import { nltkStopWords } from './stop-words.js'
 import { textFunction, type UserFunctions } from './user-functions.js'
@@ -62,6 +63,7 @@ function compileText (step: TextStepSpec, functions: UserFunctions | null): Text
       return s => pyTranslate(s, table)
     }
     case 'function': return textFunction(functions, step.name, 'a preprocess step')
+    case 'sastrawi.Stemmer': return createSastrawiStemmer()
   }
 }
 
@@ -98,6 +100,7 @@ function compileWord (step: WordStepSpec, functions: UserFunctions | null): Word
       const stop = new Set<string>(step.words ?? [])
       for (const language of typeof step.nltk === 'string' ? [step.nltk] : step.nltk ?? []) for (const w of nltkStopWords(language)) stop.add(w)
       if (step.sklearn === true) for (const w of ENGLISH_STOP_WORDS) stop.add(w)
+      if (step.sastrawi === true) for (const w of sastrawiStopWords()) stop.add(w)
       return w => stop.has(w) ? null : w
     }
     case 'replace': {

@@ -38,6 +38,13 @@ export interface VerifyReport {
   readonly max_decision_difference: number | null
   /** Texts whose text as fed to the vectorizer differs from the app's (when the file has `fed`). */
   readonly fed_differs: number
+  /**
+   * Texts whose recorded `decision` could not be compared: the model as served has no
+   * decision_function, and no later version of its library gives one (never a disagreement).
+   */
+  readonly decision_not_comparable: number
+  /** How fields were compared when not as served: a later library's decision_function, or none. */
+  readonly notes: readonly string[]
   readonly tolerance: number
   readonly first_differences: readonly Difference[]
 }
@@ -74,6 +81,8 @@ export async function verify (predictor: TextClassifier, file: string, show = 5)
   let fedDiffers = 0
   let maxProba: number | null = null
   let maxDecision: number | null = null
+  let decisionNotComparable = 0
+  let laterSince: string | undefined
   const first: Difference[] = []
   for (const [i, line] of lines.entries()) {
     if (line.trim() === '') continue
@@ -89,8 +98,14 @@ export async function verify (predictor: TextClassifier, file: string, show = 5)
       maxProba = Math.max(maxProba ?? 0, d)
       if (!(d <= VERIFY_TOLERANCE)) differs.push('proba')
     }
-    if (e.decision !== undefined) {
-      const d = p.decision === undefined ? Infinity : distance(p.decision, e.decision)
+    // A file written before its library had decision_function, recorded with a version that
+    // has one (lightgbm < 4.7 recorded by 4.7): that version's values, else not comparable.
+    const later = e.decision === undefined || p.decision !== undefined ? undefined : predictor.laterDecision(e.text)
+    if (later !== undefined) laterSince = later.since
+    const decision = p.decision ?? later?.decision
+    if (e.decision !== undefined && decision === undefined) decisionNotComparable++
+    else if (e.decision !== undefined) {
+      const d = distance(decision!, e.decision)
       maxDecision = Math.max(maxDecision ?? 0, d)
       if (!(d <= VERIFY_TOLERANCE)) differs.push('decision')
     }
@@ -107,9 +122,13 @@ export async function verify (predictor: TextClassifier, file: string, show = 5)
         text: e.text,
         differs,
         expected: e,
-        ours: { label: p.label, ...(p.proba === undefined ? {} : { proba: Array.from(p.proba) }), ...(p.decision === undefined ? {} : { decision: Array.from(p.decision) }), fed }
+        ours: { label: p.label, ...(p.proba === undefined ? {} : { proba: Array.from(p.proba) }), ...(decision === undefined ? {} : { decision: Array.from(decision) }), fed }
       })
     }
   }
-  return { texts, agree, disagree: texts - agree, labels_equal: labelsEqual, max_proba_difference: maxProba, max_decision_difference: maxDecision, fed_differs: fedDiffers, tolerance: VERIFY_TOLERANCE, first_differences: first }
+  const notes = [
+    ...(laterSince === undefined ? [] : [`decision: the model file predates ${laterSince}, which added decision_function; compared with ${laterSince}'s (not served)`]),
+    ...(decisionNotComparable === 0 ? [] : [`decision: the model as served has no decision_function, so ${decisionNotComparable} recorded decisions were not compared (labels and probabilities were)`])
+  ]
+  return { texts, agree, disagree: texts - agree, labels_equal: labelsEqual, max_proba_difference: maxProba, max_decision_difference: maxDecision, fed_differs: fedDiffers, decision_not_comparable: decisionNotComparable, notes, tolerance: VERIFY_TOLERANCE, first_differences: first }
 }

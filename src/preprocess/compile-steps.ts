@@ -8,8 +8,7 @@
 import { ServiceError } from '../errors.js'
 import { pyLen } from '../python/py-len.js'
 import { pySplit, pyLower } from '../python/python-str.js'
-import { ENGLISH_STOP_WORDS } from '../sklearn/text/english-stop-words.js'
-import type { SplitSpec, StepSpec, TextStepSpec, WordStepSpec } from '../settings/step-schema.js'
+import type { SplitSpec, StepSpec, TextStepSpec, WordStepSpec, WordsStepSpec } from '../settings/step-schema.js'
 import {
   PY_STRING_CONSTANTS, compileReFindall, compileReSplit, compileReSub, htmlUnescape, makeTranslation, pyCasefold,
   pyIsAlnum, pyIsAlpha, pyIsAscii, pyIsDecimal, pyIsDigit, pyIsLower, pyIsNumeric, pyIsUpper, pyLstrip, pyNormalize,
@@ -17,10 +16,11 @@ import {
 } from './python-text.js'
 import { createLancasterStemmer } from './stemmers/lancaster.js'
 import { createPorterStemmer } from './stemmers/porter.js'
-import { createSastrawiStemmer, sastrawiStopWords } from './stemmers/sastrawi.js'
+import { createSastrawiStemmer } from './stemmers/sastrawi.js'
 import { createSnowballStemmer } from './stemmers/snowball/index.js'
-import { nltkStopWords } from './stop-words.js'
+import { stopList } from './stop-list.js'
 import { textFunction, type UserFunctions } from './user-functions.js'
+import { compileWordListStep, isWordListStep, type WordListFunction } from './word-list-steps.js'
 import { createWordNetLemmatizer } from './wordnet-lemmatizer.js'
 
 export type TextFunction = (text: string) => string
@@ -97,10 +97,7 @@ function compileSplit (split: SplitSpec | undefined): (text: string) => string[]
 function compileWord (step: WordStepSpec, functions: UserFunctions | null): WordFunction {
   switch (step.op) {
     case 'stopwords': {
-      const stop = new Set<string>(step.words ?? [])
-      for (const language of typeof step.nltk === 'string' ? [step.nltk] : step.nltk ?? []) for (const w of nltkStopWords(language)) stop.add(w)
-      if (step.sklearn === true) for (const w of ENGLISH_STOP_WORDS) stop.add(w)
-      if (step.sastrawi === true) for (const w of sastrawiStopWords()) stop.add(w)
+      const stop = stopList(step)
       return w => stop.has(w) ? null : w
     }
     case 'replace': {
@@ -126,28 +123,59 @@ function compileWord (step: WordStepSpec, functions: UserFunctions | null): Word
   }
 }
 
-function compileStep (step: StepSpec, functions: UserFunctions | null): TextFunction {
-  if (step.op !== 'words') return compileText(step, functions)
-  const split = compileSplit(step.split)
-  const join = step.join ?? ' '
-  const words = step.steps.map((s, i) => {
-    try {
-      return compileWord(s, functions)
-    } catch (err) {
-      throw new Error(`word step ${i + 1} (${s.op}): ${err instanceof Error ? err.message : String(err)}`)
-    }
-  })
-  return text => {
+/** Each word through `steps` in order, a word dropped by one going no further. */
+function eachWord (steps: readonly WordFunction[]): WordListFunction {
+  return words => {
     const out: string[] = []
-    next: for (const word of split(text)) {
+    next: for (const word of words) {
       let w: string | null = word
-      for (const f of words) {
+      for (const f of steps) {
         w = f(w)
         if (w === null) continue next
       }
       out.push(w)
     }
-    return out.join(join)
+    return out
+  }
+}
+
+/**
+ * A `words` step's steps as stages over the list: each run of word steps fused into one
+ * pass, and each step over the whole list (mark_negation, n-grams) between them.
+ */
+function compileStages (steps: readonly WordsStepSpec[], functions: UserFunctions | null): WordListFunction[] {
+  const stages: WordListFunction[] = []
+  let run: WordFunction[] = []
+  for (const [i, s] of steps.entries()) {
+    try {
+      if (isWordListStep(s)) {
+        if (run.length > 0) stages.push(eachWord(run))
+        run = []
+        stages.push(compileWordListStep(s))
+      } else {
+        run.push(compileWord(s, functions))
+      }
+    } catch (err) {
+      throw new Error(`word step ${i + 1} (${s.op}): ${err instanceof Error ? err.message : String(err)}`)
+    }
+  }
+  if (run.length > 0 || stages.length === 0) stages.push(eachWord(run))
+  return stages
+}
+
+function compileStep (step: StepSpec, functions: UserFunctions | null): TextFunction {
+  if (step.op !== 'words') return compileText(step, functions)
+  const split = compileSplit(step.split)
+  const join = step.join ?? ' '
+  const stages = compileStages(step.steps, functions)
+  if (stages.length === 1) {
+    const only = stages[0]!
+    return text => only(split(text)).join(join)
+  }
+  return text => {
+    let words = split(text)
+    for (const stage of stages) words = stage(words)
+    return words.join(join)
   }
 }
 

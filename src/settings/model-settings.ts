@@ -31,6 +31,8 @@ export interface ModelSettings {
   /** The module of the app's functions (absolute), or null. */
   readonly functions: string | null
   readonly labels: LabelSource | null
+  /** Columns the app appended to the vectorizer's row (scipy hstack), each a function of the functions module, in order. */
+  readonly columns: ReadonlyArray<{ readonly function: string, readonly width: number }>
   /** MLServer's adaptive batching, `max_batch_size` and `max_batch_time` (seconds), as far as the file sets them. */
   readonly batching: ModelBatching | null
 }
@@ -67,6 +69,10 @@ const SCHEMA = {
                 vectorizer: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
                 preprocess: { type: 'array', items: { type: 'object', required: ['op'], properties: { op: { type: 'string' } } } },
                 functions: { type: 'string', minLength: 1 },
+                columns: {
+                  type: 'array',
+                  items: { type: 'object', required: ['function', 'width'], additionalProperties: false, properties: { function: { type: 'string', minLength: 1 }, width: { type: 'integer', minimum: 1 } } }
+                },
                 labels: {
                   oneOf: [
                     { type: 'object', required: ['file'], additionalProperties: false, properties: { file: { type: 'string', minLength: 1 } } },
@@ -88,7 +94,7 @@ type Validate = ReturnType<Ajv['compile']>
 let ajv: Ajv | undefined
 const compiled = new Map<object, Validate>()
 function validator (schema: object): Validate {
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false })
+  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true })
   let v = compiled.get(schema)
   if (v === undefined) {
     v = ajv.compile(schema)
@@ -117,13 +123,19 @@ function problem (file: string, detail: string): ServiceError {
   return new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${detail}`, { file })
 }
 
+/** " (known: a, b)": the keys the object's schema allows, for an unknown key (ajv's `verbose` keeps the schema). */
+function knownKeys (e: ErrorObject): string {
+  const properties = (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties
+  return properties === undefined ? '' : ` (known: ${Object.keys(properties).join(', ')})`
+}
+
 /** ajv's errors as "<where> <what>", the deepest first, without the noise oneOf adds. */
 function describeErrors (errors: readonly ErrorObject[]): string {
   const useful = errors.filter(e => e.keyword !== 'oneOf' && e.keyword !== 'if')
   const shown = (useful.length > 0 ? useful : errors).slice(0, 5)
   return shown.map(e => {
     const where = e.instancePath === '' ? 'the file' : e.instancePath.slice(1).replaceAll('/', '.')
-    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')})` : ''
+    const extra = e.keyword === 'additionalProperties' ? ` '${(e.params as { additionalProperty: string }).additionalProperty}'${knownKeys(e)}` : e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.map(v => JSON.stringify(v)).join(', ')})` : ''
     return `${where} ${e.message ?? 'is invalid'}${extra}`
   }).join('; ')
 }
@@ -162,7 +174,10 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
   if (wrongStep !== undefined) throw problem(absolute, wrongStep)
   const doc = raw as { name?: string, max_batch_size?: number, max_batch_time?: number, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
-  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string> }
+  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string>, columns?: ModelSettings['columns'] }
+  if (ours.columns !== undefined && ours.columns.length > 0 && ours.functions === undefined) {
+    throw problem(absolute, 'columns name functions of the app, but the settings name no functions module ("functions")')
+  }
   const dir = path.dirname(absolute)
   const at = (p: string): string => path.resolve(dir, p)
   const labels: LabelSource | null = ours.labels === undefined ? null : 'file' in ours.labels && typeof ours.labels.file === 'string' ? { file: at(ours.labels.file) } : { map: Object.freeze({ ...ours.labels }) }
@@ -187,6 +202,7 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
     preprocess: Object.freeze(ours.preprocess ?? []),
     functions: ours.functions === undefined ? null : at(ours.functions),
     labels,
+    columns: Object.freeze((ours.columns ?? []).map(c => Object.freeze({ function: c.function, width: c.width }))),
     batching: doc.max_batch_size === undefined && doc.max_batch_time === undefined
       ? null
       : Object.freeze({ ...(doc.max_batch_size === undefined ? {} : { maxTexts: doc.max_batch_size }), ...(doc.max_batch_time === undefined ? {} : { maxWaitMs: doc.max_batch_time * 1000 }) })

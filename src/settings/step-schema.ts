@@ -20,7 +20,7 @@ export type SplitSpec = 'str.split' | { readonly 're.split': string, readonly fl
 /** A step on one word: any text step, or one that only words have. */
 export type WordStepSpec =
   | TextStepSpec
-  | { readonly op: 'stopwords', readonly nltk?: string | readonly string[], readonly sklearn?: boolean, readonly sastrawi?: boolean, readonly words?: readonly string[] }
+  | { readonly op: 'stopwords', readonly nltk?: string | readonly string[], readonly sklearn?: boolean, readonly sastrawi?: boolean, readonly words?: readonly string[], readonly add?: readonly string[], readonly except?: readonly string[] }
   | { readonly op: 'replace', readonly table: Readonly<Record<string, string>> }
   | { readonly op: 'keep', readonly if?: string, readonly min_length?: number }
   | { readonly op: 'nltk.PorterStemmer', readonly mode?: 'ORIGINAL_ALGORITHM' | 'MARTIN_EXTENSIONS' | 'NLTK_EXTENSIONS' }
@@ -28,11 +28,20 @@ export type WordStepSpec =
   | { readonly op: 'nltk.LancasterStemmer', readonly strip_prefix?: boolean }
   | { readonly op: 'nltk.WordNetLemmatizer', readonly pos?: 'n' | 'v' | 'a' | 'r' | 's', readonly nltk?: '3.8' | '3.9' }
 
+/** A step over the whole list of words: it looks at each word's neighbours. */
+export type WordListStepSpec =
+  | { readonly op: 'nltk.mark_negation', readonly double_neg_flip?: boolean, readonly shallow?: boolean }
+  | { readonly op: 'ngrams', readonly n: number | readonly number[], readonly sep?: string, readonly append: boolean }
+
+/** Inside `words`: a step on each word, or on the list of them. */
+export type WordsStepSpec = WordStepSpec | WordListStepSpec
+
 export type StepSpec =
   | TextStepSpec
-  | { readonly op: 'words', readonly split?: SplitSpec, readonly join?: string, readonly steps: readonly WordStepSpec[] }
+  | { readonly op: 'words', readonly split?: SplitSpec, readonly join?: string, readonly steps: readonly WordsStepSpec[] }
 
 const FLAGS = { type: 'array', items: { enum: ['IGNORECASE', 'I', 'MULTILINE', 'M', 'DOTALL', 'S', 'ASCII', 'A', 'VERBOSE', 'X', 'UNICODE', 'U'] } }
+const WORDS = { type: 'array', items: { type: 'string' } }
 const step = (op: string | readonly string[], properties: Record<string, unknown> = {}, required: readonly string[] = []): Record<string, unknown> => ({
   type: 'object',
   required: ['op', ...required],
@@ -52,14 +61,20 @@ const TEXT_STEPS = [
 ]
 
 const WORD_ONLY_STEPS = [
-  step('stopwords', { nltk: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, sklearn: { type: 'boolean' }, sastrawi: { type: 'boolean' }, words: { type: 'array', items: { type: 'string' } } }),
+  step('stopwords', { nltk: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, sklearn: { type: 'boolean' }, sastrawi: { type: 'boolean' }, words: WORDS, add: WORDS, except: WORDS }),
   step('replace', { table: { type: 'object', additionalProperties: { type: 'string' } } }, ['table']),
-  step('keep', { if: { enum: ['str.isalpha', 'str.isalnum', 'str.isdigit', 'str.isdecimal', 'str.isnumeric', 'str.isascii', 'str.islower', 'str.isupper', 'not str.isalpha', 'not str.isalnum', 'not str.isdigit', 'not str.isdecimal', 'not str.isnumeric', 'not str.isascii'] }, min_length: { type: 'integer', minimum: 0 } }),
+  step('keep', { if: { enum: ['str.isalpha', 'str.isalnum', 'str.isdigit', 'str.isdecimal', 'str.isnumeric', 'str.isascii', 'str.islower', 'str.isupper', 'not str.isalpha', 'not str.isalnum', 'not str.isdigit', 'not str.isdecimal', 'not str.isnumeric', 'not str.isascii', 'not str.islower', 'not str.isupper'] }, min_length: { type: 'integer', minimum: 0 } }),
   step('nltk.PorterStemmer', { mode: { enum: ['ORIGINAL_ALGORITHM', 'MARTIN_EXTENSIONS', 'NLTK_EXTENSIONS'] } }),
   step('nltk.SnowballStemmer', { language: { type: 'string' } }, ['language']),
   step('nltk.LancasterStemmer', { strip_prefix: { type: 'boolean' } }),
   // NLTK 3.9 changed morphy (its suffix rules are applied once): '3.9' for an app on NLTK 3.9 or later.
   step('nltk.WordNetLemmatizer', { pos: { enum: ['n', 'v', 'a', 'r', 's'] }, nltk: { enum: ['3.8', '3.9'] } })
+]
+
+const WORD_LIST_STEPS = [
+  // shallow=True only spares NLTK a copy of the list; accepted so the step reads like the call.
+  step('nltk.mark_negation', { double_neg_flip: { type: 'boolean' }, shallow: { type: 'boolean' } }),
+  step('ngrams', { n: { oneOf: [{ type: 'integer', minimum: 1 }, { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } }] }, sep: { type: 'string' }, append: { type: 'boolean' } }, ['n', 'append'])
 ]
 
 const SPLIT = {
@@ -80,4 +95,6 @@ const byOp = (schemas: ReadonlyArray<Record<string, unknown>>): ReadonlyMap<stri
 /** Each top-level step's schema by op (a `words` step's `steps` are checked one by one with WORD_STEP_SCHEMAS). */
 export const TEXT_STEP_SCHEMAS = byOp([...TEXT_STEPS, step('words', { split: SPLIT, join: { type: 'string' }, steps: { type: 'array', items: { type: 'object' } } }, ['steps'])])
 /** Each word step's schema by op. */
-export const WORD_STEP_SCHEMAS = byOp([...TEXT_STEPS, ...WORD_ONLY_STEPS])
+export const WORD_STEP_SCHEMAS = byOp([...TEXT_STEPS, ...WORD_ONLY_STEPS, ...WORD_LIST_STEPS])
+/** The ops of the steps over the whole list of words. */
+export const WORD_LIST_OPS: ReadonlySet<string> = new Set(WORD_LIST_STEPS.flatMap(opOf))

@@ -110,6 +110,13 @@ export interface Classifier {
   score: (row: SparseRow) => Scores
   /** Set where the scores are linear in the row, which is what an explanation needs. */
   readonly linearForm?: LinearForm
+  /**
+   * The `decision_function` a later version of the library that wrote the file has, where the
+   * file's own version has none (an LGBMClassifier written before lightgbm 4.7.0). Not served,
+   * so answers and meta-estimators stay as the file's version computes them; `verify` compares
+   * it with answers recorded under the later version. `since`: that version, e.g. 'lightgbm 4.7.0'.
+   */
+  readonly laterDecision?: { readonly since: string, readonly score: (row: SparseRow) => Float64Array }
 }
 
 /** A classifier whose confidence is `predict_proba` and that has no `decision_function`. */

@@ -12,7 +12,8 @@ import { findInValue } from '../pickle/value-walk.js'
 import { NdArray } from '../pickle/numpy.js'
 import { PyObject, PyTuple, type PyValue } from '../pickle/values.js'
 import type { RefusedGlobal } from '../pickle/unresolved.js'
-import type { EstimatorState, Role, Vectorizer } from './estimator.js'
+import { appendColumns, rememberLast, widthMismatch, type AppColumnsSpec } from './app-columns.js'
+import type { EstimatorState, Role, Step, Vectorizer } from './estimator.js'
 import { notFitted } from './fitted.js'
 import { chainSteps, isPipeline, pipelineSteps } from './pipeline.js'
 import { TextClassifier, type ModelInfo } from './predictor.js'
@@ -51,6 +52,12 @@ export interface ModelState {
   readonly sklearnVersions: Readonly<Record<string, string>>
   /** The search object (GridSearchCV, ...) whose best_estimator_ is the model, if one wrapped it. */
   readonly search?: SearchInfo
+  /**
+   * How many of `steps`, the last ones, the model file holds before its classifier when the
+   * vectorizer came from files of its own: an app that appended its own columns to the
+   * vectorizer's row (hstack) ran these after them. Absent for none.
+   */
+  readonly modelFileSteps?: number
 }
 
 export interface LoadedModel {
@@ -67,6 +74,8 @@ export interface ModelOptions extends ReadPickleOptions {
   readonly prepare?: ((text: string) => string) | null
   /** The app's names for the classes, in class order (its settings). */
   readonly labels?: readonly string[] | null
+  /** Columns the app appended to the vectorizer's row (its settings), in hstack order. */
+  readonly columns?: readonly AppColumnsSpec[] | null
   /** What a step class's pickled state (plain data) becomes for its port: library objects made live. */
   readonly reviveState?: StateReviver | null
 }
@@ -186,7 +195,7 @@ export interface FileValue {
 
 /** Decodes and creates once: the predictor made to check the feature counts is kept. */
 async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ state: ModelState, predictor: TextClassifier, notes: string[] }> {
-  const { functions = null, prepare = null, reviveState = null, ...readOptions } = options
+  const { functions = null, prepare = null, columns = null, reviveState = null, ...readOptions } = options
   // The app's own globals are allowed only when its functions module ports them.
   const read = { ...readOptions, userGlobals: new Set(functions?.keys() ?? []) }
   // Globals the allow-list refuses are deferred, then refused unless only inert parts hold them.
@@ -202,7 +211,7 @@ async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ stat
   if (!withUserFunctions(functions, () => inFile(model.file, () => split(stagesOf(model.value)))).text.some(s => roleOf(s) === 'vectorizer')) {
     for (const file of paths.vectorizers ?? []) vectorizers.push(await readChecked(file))
   }
-  return decodeValues(model, vectorizers, paths.vectorizers ?? [], { functions, prepare, reviveState })
+  return decodeValues(model, vectorizers, paths.vectorizers ?? [], { functions, prepare, columns, reviveState })
 }
 
 /**
@@ -225,6 +234,7 @@ function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vector
   }
   let textStages = parts.text
   let textFile = model.file
+  let modelFileSteps = 0
   if (parts.text.some(s => roleOf(s) === 'vectorizer')) {
     if (vectorizerPaths.length > 0) notes.push(`${model.file} holds its own vectorizer; ignoring ${vectorizerPaths.join(', ')}`)
   } else {
@@ -239,11 +249,12 @@ function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vector
     }
     textStages = [...fromFiles, ...parts.text]
     textFile = vectorizers[0]!.file
+    modelFileSteps = parts.text.length
   }
   const text = inFile(textFile, () => buildTextSide(textStages))
   const classifier = inFile(model.file, () => buildStage('classifier', parts.classifier))
   const search = searches.length === 0 ? {} : { search: inFile(model.file, () => searchInfo(searches[0]!)) }
-  const state: ModelState = { ...text, classifier, sklearnVersions: versions, ...search }
+  const state: ModelState = { ...text, classifier, sklearnVersions: versions, ...search, ...(modelFileSteps > 0 ? { modelFileSteps } : {}) }
   const predictor = inFile(model.file, () => createPredictor(state, options)) // checks that the feature counts agree
   return { state, predictor, notes }
 }
@@ -253,18 +264,22 @@ function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vector
  * @throws ServiceError ERR_MODEL_SHAPE when a stage's output width differs from what the next expects.
  */
 export function createPredictor (state: ModelState, options: ModelOptions = {}): TextClassifier {
-  return withUserFunctions(options.functions ?? null, () => create(state, options.prepare ?? null, options.labels ?? null), options.reviveState ?? null)
+  return withUserFunctions(options.functions ?? null, () => create(state, options.prepare ?? null, options.labels ?? null, options.columns ?? []), options.reviveState ?? null)
 }
 
-function create (state: ModelState, prepare: ((text: string) => string) | null, labels: readonly string[] | null): TextClassifier {
+function create (state: ModelState, prepare: ((text: string) => string) | null, labels: readonly string[] | null, columns: readonly AppColumnsSpec[]): TextClassifier {
   const vectorizer = createEstimator('vectorizer', state.vectorizer)
   const steps = state.steps.map(s => createEstimator('step', s))
   const classifier = createEstimator('classifier', state.classifier)
   const ownSteps = state.textSteps.map(s => stepFunction(currentUserFunctions(), s.name, `the Pipeline step ${s.name}`, s.state))
-  const text = withCleaning(chainSteps(vectorizer, steps), prepare, ownSteps)
+  // The app's columns go where its hstack was: after the vectorizer files' steps, before the model file's.
+  const cut = columns.length === 0 ? steps.length : steps.length - (state.modelFileSteps ?? 0)
+  const side = chainSteps(vectorizer, steps.slice(0, cut))
+  const text = columns.length === 0 ? withCleaning(side, prepare, ownSteps) : withColumns(withCleaning(side, prepare === null ? null : rememberLast(prepare), ownSteps), columns, steps.slice(cut))
   // -1: a classifier that takes any width (a DummyClassifier written before 1.6).
   if (classifier.nFeatures >= 0 && classifier.nFeatures !== text.nFeatures) {
-    throw new ServiceError('ERR_MODEL_SHAPE', `${steps.length === 0 ? `the vectorizer (${vectorizer.kind})` : steps[steps.length - 1]!.kind} has ${text.nFeatures} features but the classifier expects ${classifier.nFeatures}`)
+    const last = cut === 0 ? `the vectorizer (${vectorizer.kind})` : steps[cut - 1]!.kind
+    throw cut === steps.length ? widthMismatch(last, side.nFeatures, columns, classifier.nFeatures) : shapeErrorAfterColumns(steps[steps.length - 1]!.kind, text.nFeatures, classifier.nFeatures)
   }
   // A TfidfTransformer right after the vectorizer is shown as part of it ('CountVectorizer + TfidfTransformer').
   const leadingTfidf = steps[0]?.kind === 'TfidfTransformer' ? 1 : 0
@@ -288,6 +303,18 @@ function withCleaning (text: Vectorizer, prepare: ((text: string) => string) | n
   const clean = prepare ?? ((t: string): string => t)
   const inPipeline = (t: string): string => ownSteps.reduce((x, f) => f(x), t)
   return { ...text, transform: (t, coverage) => text.transform(inPipeline(clean(t)), coverage), ...(prepare === null ? {} : { clean }) }
+}
+
+/** `text` (cleaning included) with the app's columns after its row, then the steps the model file holds (kept: `clean`). */
+function withColumns (text: Vectorizer, columns: readonly AppColumnsSpec[], after: readonly Step[]): Vectorizer {
+  const widened = appendColumns(text, columns, currentUserFunctions())
+  if (after.length === 0) return widened
+  const chained = chainSteps(widened, after)
+  return widened.clean === undefined ? chained : { ...chained, clean: widened.clean }
+}
+
+function shapeErrorAfterColumns (last: string, width: number, expected: number): ServiceError {
+  return new ServiceError('ERR_MODEL_SHAPE', `${last} has ${width} features but the classifier expects ${expected}`)
 }
 
 /** Loads, checks and creates a model in one call. */

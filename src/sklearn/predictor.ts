@@ -114,6 +114,15 @@ export class TextClassifier implements Predictor {
     }
   }
 
+  /**
+   * The decision values a later version of the model's library gives `text` where the file's
+   * own version has no decision_function (Classifier.laterDecision), with that version.
+   */
+  laterDecision (text: string): { since: string, decision: Float64Array } | undefined {
+    const later = this.#classifier.laterDecision
+    return later === undefined ? undefined : { since: later.since, decision: later.score(this.#text.transform(text)) }
+  }
+
   /** Why this model's predictions cannot be explained, or undefined when they can. */
   get explainRefusal (): string | undefined {
     return explainRefusal(this.#text, this.#classifier)

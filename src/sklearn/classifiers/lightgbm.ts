@@ -166,6 +166,12 @@ function firstLargest (p: Float64Array): number {
 function create (state: LightGbmState): Classifier {
   const { model, classes } = state
   const x = new Float64Array(model.nFeatures)
+  const rawOf = (row: SparseRow): Float64Array => {
+    const set = loadRow(x, row)
+    const raw = rawScores(model, x)
+    clearRow(x, set)
+    return raw
+  }
   return {
     kind: state.kind,
     nFeatures: model.nFeatures,
@@ -175,13 +181,13 @@ function create (state: LightGbmState): Classifier {
     confidence: 'predict_proba',
     params: { objective: model.objective, boosting: model.averageOutput ? 'rf' : 'gbdt', iterations: model.iterations, trees_per_iteration: model.outputs },
     score: (row: SparseRow): Scores => {
-      const set = loadRow(x, row)
-      const raw = rawScores(model, x)
-      clearRow(x, set)
+      const raw = rawOf(row)
       const p = transform(model, raw)
       const proba = p.length === 1 ? Float64Array.of(1 - p[0]!, p[0]!) : p
       return { classIndex: firstLargest(proba), proba, decision: state.decisionFunction ? raw : undefined }
-    }
+    },
+    // lightgbm 4.7's decision_function is predict(raw_score=True) on whatever text it loads.
+    ...(state.decisionFunction ? {} : { laterDecision: { since: 'lightgbm 4.7.0', score: rawOf } })
   }
 }
 

@@ -99,3 +99,25 @@ export function stepFunction (functions: UserFunctions | null, name: string, whe
   if (typeof made !== 'function') throw new ServiceError('ERR_MODEL_UNSUPPORTED', `${where}: the functions module's ${name} must return a text -> text function when given the pickled state`)
   return textFunction(new Map([[name, made]]), name, where)
 }
+
+/**
+ * A columns block (numbers the app appended to the vectorizer's row): given the raw text and
+ * the text fed to the vectorizer, it returns `width` finite numbers, checked at each call (a
+ * NaN or an infinity is what scikit-learn's input check refuses).
+ */
+export function numbersFunction (functions: UserFunctions | null, name: string, where: string, width: number): (text: string, fed: string) => Float64Array {
+  const fn = lookup(functions, name, where)
+  return (text, fed) => {
+    let out: unknown
+    try {
+      out = fn(text, fed)
+    } catch (err) {
+      return failed(name, `threw: ${err instanceof Error ? err.message : String(err)}`)
+    }
+    if (!(Array.isArray(out) || (ArrayBuffer.isView(out) && !(out instanceof DataView))) || (out as ArrayLike<unknown>).length !== width) {
+      return failed(name, `returned ${Array.isArray(out) || ArrayBuffer.isView(out) ? `${(out as ArrayLike<unknown>).length} values` : out === null ? 'null' : typeof out}, not the ${width} numbers the settings declare`)
+    }
+    const numbers = Float64Array.from(out as ArrayLike<unknown>, v => typeof v === 'number' && Number.isFinite(v) ? v : failed(name, `returned ${String(v)} among its numbers: each must be a finite number`))
+    return numbers
+  }
+}

@@ -13,6 +13,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { existsSync } from 'node:fs'
+import { compilePreprocess } from '../../src/preprocess/compile-steps.js'
 import { loadServedModel } from '../../src/model/served-model.js'
 import { readModelSettings } from '../../src/settings/model-settings.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
@@ -75,8 +77,37 @@ async function main (): Promise<void> {
   if (rows.length > 0) console.log(markdown(['app', 'cleaning texts/s', 'vectorizer texts/s', 'cleaning / vectorizer time', 'vectorizer on raw texts/s', 'cleaning / that', 'whole texts/s', 'Python cleaning', 'Python batch-50', 'Python single', 'vs batch-50', 'vs single'], rows))
   const out = path.join(ROOT, 'bench', 'results', `preprocess-${new Date().toISOString().replace(/[:.]/g, '-')}.json`)
   const tokenizers = await benchNltkTokenizers(SECONDS)
-  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, texts: TEXTS, seconds: SECONDS, results, tokenizers }, null, 2) + '\n')
+  const sastrawi = await sastrawiCost()
+  writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, texts: TEXTS, seconds: SECONDS, results, tokenizers, sastrawi }, null, 2) + '\n')
   console.log(`\nwrote ${path.relative(ROOT, out)}`)
+}
+
+/** The Indonesian app of ../shared/wild (a TfidfVectorizer and a LogisticRegression), read in place. */
+const INDONESIAN_APP = path.join(ROOT, '..', 'shared', 'wild', '10-41523120017-bit-chatbot-layanan-publik')
+
+/**
+ * What PySastrawi's stemmer and stop words cost beside the vectorizer, on the Indonesian and
+ * Malay texts of test/fixtures/preprocess/sastrawi.json: cold (a new stemmer for each pass, so
+ * every word is stemmed) and warm (words remembered, as a serving thread has them).
+ */
+async function sastrawiCost (): Promise<Record<string, number> | undefined> {
+  if (!existsSync(INDONESIAN_APP)) return undefined
+  const texts = (JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'preprocess', 'sastrawi.json'), 'utf8')) as { texts: Array<{ text: string }> }).texts.map(t => t.text)
+  const steps = [{ op: 'sastrawi.Stemmer' }, { op: 'words', split: { 're.split': ' ' }, join: ' ', steps: [{ op: 'stopwords', sastrawi: true }] }] as const
+  const make = (): (text: string) => string => compilePreprocess(steps as never, null, 'bench')!
+  let clean = make()
+  let n = 0
+  const cold = rate(texts, SECONDS, t => { if (n++ % texts.length === 0) clean = make(); clean(t) })
+  const warmClean = make()
+  const warm = rate(texts, SECONDS, t => warmClean(t))
+  const model = (await loadModel({ model: path.join(INDONESIAN_APP, 'model_intent.pkl'), vectorizers: [path.join(INDONESIAN_APP, 'tfidf_vectorizer.pkl')] })).predictor
+  const fed = texts.map(t => warmClean(t))
+  let i = 0
+  const vectorizing = rate(fed, SECONDS, () => model.transform(fed[i++ % fed.length]!))
+  console.log(`\n## Sastrawi stemmer + stop words beside the vectorizer (${texts.length} Indonesian/Malay texts, one thread)\n`)
+  console.log(markdown(['stemmer + stop words, cold texts/s', 'warm texts/s', 'vectorizer texts/s (wild app 10)', 'cold / vectorizer time', 'warm / vectorizer time'],
+    [[fmt(cold), fmt(warm), fmt(vectorizing), fmt(vectorizing / cold, 1), fmt(vectorizing / warm, 2)]]))
+  return { texts: texts.length, cold, warm, vectorizing }
 }
 
 await main()

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs'
 import { ServiceError } from '../errors.js'
 import { readPickleFile } from '../pickle/read-pickle-file.js'
 import { compilePreprocess } from '../preprocess/compile-steps.js'
+import { reviveNltkObjects } from '../preprocess/nltk-objects.js'
 import { loadUserFunctions, readFunctionsModule, type FunctionsModule, type UserFunctions } from '../preprocess/user-functions.js'
 import { readModelSettings, type LabelSource, type ModelSettings } from '../settings/model-settings.js'
 import { createPredictor, decodeModel, loadModel, type LoadedModel, type ModelPaths, type ModelState } from '../sklearn/load-model.js'
@@ -35,6 +36,8 @@ interface AppParts {
   readonly functions: UserFunctions | null
   readonly prepare: ((text: string) => string) | null
   readonly columns: ModelSettings['columns']
+  /** NLTK stemmers in a step class's state, handed to its port as the built-in ones. */
+  readonly reviveState: typeof reviveNltkObjects | null
 }
 
 /**
@@ -55,10 +58,10 @@ export function readAppSource (settingsFile: string | null): AppSource | null {
 }
 
 async function appParts (source: AppSource | null): Promise<AppParts> {
-  if (source === null) return { settings: null, functions: null, prepare: null, columns: [] }
+  if (source === null) return { settings: null, functions: null, prepare: null, columns: [], reviveState: null }
   const { settings } = source
   const functions = source.functions === null ? null : await loadUserFunctions(source.functions)
-  return { settings, functions, prepare: compilePreprocess(settings.preprocess, functions, settings.file), columns: settings.columns }
+  return { settings, functions, prepare: compilePreprocess(settings.preprocess, functions, settings.file), columns: settings.columns, reviveState: reviveNltkObjects }
 }
 
 /** The classes of a LabelEncoder file, as Python prints them. */
@@ -101,8 +104,8 @@ export async function appLabels (source: LabelSource, classes: readonly string[]
  */
 export async function decodeServedModel (spec: ServedModelSpec): Promise<{ state: ServedModelState, info: ModelInfo, notes: string[], app: AppSource | null }> {
   const app = readAppSource(spec.settingsFile)
-  const { settings, functions, prepare, columns } = await appParts(app)
-  const { state, info, notes } = await decodeModel(spec.paths, { functions, prepare, columns })
+  const { settings, functions, prepare, columns, reviveState } = await appParts(app)
+  const { state, info, notes } = await decodeModel(spec.paths, { functions, prepare, columns, reviveState })
   const source = spec.labels ?? settings?.labels ?? null
   const labels = source === null ? null : await appLabels(source, info.classes, settings?.file ?? ('file' in source ? source.file : 'labels'))
   return { state: { ...state, labels }, info: labels === null ? info : { ...info, classes: labels }, notes, app }
@@ -110,14 +113,14 @@ export async function decodeServedModel (spec: ServedModelSpec): Promise<{ state
 
 /** The working predictor of a decoded model (a worker), with the app's functions and cleaning as its load read them. */
 export async function createServedPredictor (state: ServedModelState, app: AppSource | null): Promise<ReturnType<typeof createPredictor>> {
-  const { functions, prepare, columns } = await appParts(app)
-  return createPredictor(state, { functions, prepare, labels: state.labels, columns })
+  const { functions, prepare, columns, reviveState } = await appParts(app)
+  return createPredictor(state, { functions, prepare, labels: state.labels, columns, reviveState })
 }
 
 /** Loads a model with its settings in this thread (the CLI). */
 export async function loadServedModel (spec: ServedModelSpec): Promise<LoadedModel> {
-  const { settings, functions, prepare, columns } = await appParts(readAppSource(spec.settingsFile))
-  const loaded = await loadModel(spec.paths, { functions, prepare, columns })
+  const { settings, functions, prepare, columns, reviveState } = await appParts(readAppSource(spec.settingsFile))
+  const loaded = await loadModel(spec.paths, { functions, prepare, columns, reviveState })
   const source = spec.labels ?? settings?.labels ?? null
   if (source === null) return loaded
   const names = await appLabels(source, loaded.predictor.classes, settings?.file ?? ('file' in source ? source.file : 'labels'))

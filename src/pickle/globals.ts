@@ -278,8 +278,13 @@ function lookup (module: string, name: string): GlobalSpec | undefined {
   if ((module === 'xgboost.sklearn' && name === 'XGBClassifier') || (module === 'xgboost.core' && name === 'Booster')) return record(module, name)
   // LightGBM's classifier and its Booster (whose state holds the model as its text): records only.
   if ((module === 'lightgbm.sklearn' && name === 'LGBMClassifier') || (module === 'lightgbm.basic' && name === 'Booster')) return record(module, name)
+  // NLTK's stemmers and lemmatizer, which an app's Pipeline step class may hold: records only,
+  // handed to its port as the built-in stemmer their state describes (sklearn/text/nltk-state.ts).
+  if (NLTK_STEMMERS.test(`${module}.${name}`)) return record(module, name)
   return undefined
 }
+
+const NLTK_STEMMERS = /^nltk\.stem\.(porter\.PorterStemmer|lancaster\.LancasterStemmer|wordnet\.WordNetLemmatizer|snowball\.[A-Z][a-z]*Stemmer)$/
 
 /** Modules whose globals are libraries' own: anything else a model names is the app's code. */
 const LIBRARY_MODULES = /^(sklearn|numpy|scipy|joblib|builtins|copyreg|collections|_codecs|__builtin__|copy_reg|_loss|os|posix|nt|subprocess|sys|io|pickle|importlib|functools|operator|types|codecs|xgboost|lightgbm|catboost|imblearn|nltk|pandas|torch|tensorflow|keras|dill|cloudpickle)(\.|$)/
@@ -300,7 +305,7 @@ export function resolveGlobal (module: string, name: string, userGlobals?: Reado
   const spec = lookup(mod, name) ?? (userGlobals?.has(`${mod}.${name}`) === true ? record(mod, name) : undefined)
   if (spec === undefined) {
     const hint = /^catboost(\.|$)/.test(mod)
-      ? ' (CatBoost models are not served: CatBoost cannot be run here to check answers against, so none could be promised exact)'
+      ? ' (CatBoost models are not served: CatBoost cannot be run here to check answers against, so none could be promised exact; to serve the app here, fit a served classifier on the same features instead (a scikit-learn one, XGBClassifier or LGBMClassifier) and save that; CatBoost exports (save_model as json, onnx or cpp) are not read either)'
       : !isAppModule(mod) ? '' : ' (the app\'s own code: port it to JavaScript in a functions module named in model-settings.json)'
     throw new ServiceError('ERR_PICKLE_GLOBAL_NOT_ALLOWED', `unsupported object '${module}.${name}'${hint}`)
   }

@@ -14,6 +14,7 @@ import { unpickle, type UnpicklerOptions } from './unpickler.js'
 import type { PyValue } from './values.js'
 import type { RefusedGlobal } from './unresolved.js'
 import { summarize } from './summarize.js'
+import { textDamage } from './text-damage.js'
 import { checkValueLimits, defaultValueLimits } from './value-walk.js'
 
 export interface ReadPickleOptions extends Omit<UnpicklerOptions, 'afterBuild'> {
@@ -90,6 +91,8 @@ function sideFilesOf (file: string, maxBytes: number, maxDecompressedBytes: numb
  */
 export async function decodePickleBytes (bytes: Uint8Array, options: ReadPickleOptions = {}, side?: SideFiles): Promise<PyValue> {
   if (bytes.length === 0) throw new ServiceError('ERR_PICKLE_TRUNCATED', 'empty file', { offset: 0 })
+  const damage = textDamage(bytes)
+  if (damage !== undefined) throw damage
   const compression = detectCompression(bytes)
   const pickle = compression === undefined
     ? bytes

@@ -16,6 +16,7 @@ import {
 } from './python-text.js'
 import { createLancasterStemmer } from './stemmers/lancaster.js'
 import { createPorterStemmer } from './stemmers/porter.js'
+import { createSastrawiStemmer } from './stemmers/sastrawi.js'
 import { createSnowballStemmer } from './stemmers/snowball/index.js'
 import { stopList } from './stop-list.js'
 import { compileNltkSplit } from './tokenizers/nltk-split.js'
@@ -63,6 +64,7 @@ function compileText (step: TextStepSpec, functions: UserFunctions | null): Text
       return s => pyTranslate(s, table)
     }
     case 'function': return textFunction(functions, step.name, 'a preprocess step')
+    case 'sastrawi.Stemmer': return createSastrawiStemmer()
   }
 }
 
@@ -74,7 +76,7 @@ const MEMO_WORDS = 32768
  * is a pure function of its word. Past MEMO_WORDS distinct words the memory starts over
  * (bounded, and cheaper than tracking recency).
  */
-function memoized (stem: (word: string) => string): (word: string) => string {
+export function memoized (stem: (word: string) => string): (word: string) => string {
   let memo = new Map<string, string>()
   return word => {
     let out = memo.get(word)

@@ -8,6 +8,7 @@
  * `words` (the older key) and `add` are the same: the app's own words, added.
  */
 import { ENGLISH_STOP_WORDS } from '../sklearn/text/english-stop-words.js'
+import { sastrawiStopWords } from './stemmers/sastrawi.js'
 import { nltkStopWords } from './stop-words.js'
 
 /** A `stopwords` step's declaration (its keys as the settings write them). */
@@ -16,6 +17,8 @@ export interface StopListSpec {
   readonly nltk?: string | readonly string[]
   /** scikit-learn's ENGLISH_STOP_WORDS. */
   readonly sklearn?: boolean
+  /** PySastrawi's Indonesian stop words (StopWordRemoverFactory().get_stop_words()). */
+  readonly sastrawi?: boolean
   readonly words?: readonly string[]
   readonly add?: readonly string[]
   /** Words taken out of the list after everything else is in it. */
@@ -31,6 +34,7 @@ export function stopList (spec: StopListSpec): ReadonlySet<string> {
   const stop = new Set<string>()
   for (const language of typeof spec.nltk === 'string' ? [spec.nltk] : spec.nltk ?? []) for (const w of nltkStopWords(language)) stop.add(w)
   if (spec.sklearn === true) for (const w of ENGLISH_STOP_WORDS) stop.add(w)
+  if (spec.sastrawi === true) for (const w of sastrawiStopWords()) stop.add(w)
   const own = [...spec.words ?? [], ...spec.add ?? []]
   for (const w of own) stop.add(w)
   const kept = new Set(spec.except ?? [])

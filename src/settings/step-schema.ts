@@ -12,6 +12,7 @@ export type TextStepSpec =
   | { readonly op: 're.sub', readonly pattern: string, readonly repl: string, readonly flags?: readonly string[], readonly count?: number }
   | { readonly op: 'str.translate', readonly from?: string, readonly to?: string, readonly delete?: string }
   | { readonly op: 'function', readonly name: string }
+  | { readonly op: 'sastrawi.Stemmer' }
 
 /** Whose NLTK tokenizers to reproduce: 3.8 (the default) or 3.10 (NLTK 3.10.3). */
 type TokenizerNltk = '3.8' | '3.10'
@@ -42,7 +43,7 @@ export type SplitSpec =
 /** A step on one word: any text step, or one that only words have. */
 export type WordStepSpec =
   | TextStepSpec
-  | { readonly op: 'stopwords', readonly nltk?: string | readonly string[], readonly sklearn?: boolean, readonly words?: readonly string[], readonly add?: readonly string[], readonly except?: readonly string[] }
+  | { readonly op: 'stopwords', readonly nltk?: string | readonly string[], readonly sklearn?: boolean, readonly sastrawi?: boolean, readonly words?: readonly string[], readonly add?: readonly string[], readonly except?: readonly string[] }
   | { readonly op: 'replace', readonly table: Readonly<Record<string, string>> }
   | { readonly op: 'keep', readonly if?: string, readonly min_length?: number }
   | { readonly op: 'nltk.PorterStemmer', readonly mode?: 'ORIGINAL_ALGORITHM' | 'MARTIN_EXTENSIONS' | 'NLTK_EXTENSIONS' }
@@ -77,11 +78,13 @@ const TEXT_STEPS = [
   step('unicodedata.normalize', { form: { enum: ['NFC', 'NFD', 'NFKC', 'NFKD'] } }, ['form']),
   step('re.sub', { pattern: { type: 'string' }, repl: { type: 'string' }, flags: FLAGS, count: { type: 'integer', minimum: 0 } }, ['pattern', 'repl']),
   step('str.translate', { from: { type: 'string' }, to: { type: 'string' }, delete: { type: 'string' } }),
-  step('function', { name: { type: 'string', minLength: 1 } }, ['name'])
+  step('function', { name: { type: 'string', minLength: 1 } }, ['name']),
+  // PySastrawi's StemmerFactory().create_stemmer().stem(text): on a whole text or on each word.
+  step('sastrawi.Stemmer')
 ]
 
 const WORD_ONLY_STEPS = [
-  step('stopwords', { nltk: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, sklearn: { type: 'boolean' }, words: WORDS, add: WORDS, except: WORDS }),
+  step('stopwords', { nltk: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, sklearn: { type: 'boolean' }, sastrawi: { type: 'boolean' }, words: WORDS, add: WORDS, except: WORDS }),
   step('replace', { table: { type: 'object', additionalProperties: { type: 'string' } } }, ['table']),
   step('keep', { if: { enum: ['str.isalpha', 'str.isalnum', 'str.isdigit', 'str.isdecimal', 'str.isnumeric', 'str.isascii', 'str.islower', 'str.isupper', 'not str.isalpha', 'not str.isalnum', 'not str.isdigit', 'not str.isdecimal', 'not str.isnumeric', 'not str.isascii', 'not str.islower', 'not str.isupper'] }, min_length: { type: 'integer', minimum: 0 } }),
   step('nltk.PorterStemmer', { mode: { enum: ['ORIGINAL_ALGORITHM', 'MARTIN_EXTENSIONS', 'NLTK_EXTENSIONS'] } }),

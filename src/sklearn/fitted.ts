@@ -24,15 +24,24 @@ function hasFittedAttribute (record: PyObject): boolean {
   return false
 }
 
+function hasAttribute (record: PyObject, name: string): boolean {
+  return !(record.state instanceof Map) || record.state.has(name)
+}
+
 /**
  * The error for a stage that failed to build because it was saved unfitted, or undefined
  * when `err` has another cause. Only a missing fitted attribute (`record.ts` attr: "is it
- * fitted?") on a record with no fitted attribute at all counts, so a stateless estimator
- * (HashingVectorizer) or a fitted one refused for another reason keeps its own message.
+ * fitted?") on a record with no fitted attribute at all (or, for a kind in FITTED_MARK, without
+ * its mark) counts, so a stateless estimator (HashingVectorizer) or a fitted one refused for
+ * another reason keeps its own message.
  */
 export function notFitted (role: Role, value: PyValue, err: ServiceError): ServiceError | undefined {
   if (err.code !== 'ERR_MODEL_UNSUPPORTED' || !err.detail.includes('is it fitted?')) return undefined
-  if (!(value instanceof PyObject) || hasFittedAttribute(value)) return undefined
-  const mark = Object.hasOwn(FITTED_MARK, value.name) ? FITTED_MARK[value.name] : role === 'classifier' ? 'classes_' : 'fitted attributes'
+  if (!(value instanceof PyObject)) return undefined
+  const known = Object.hasOwn(FITTED_MARK, value.name) ? FITTED_MARK[value.name] : undefined
+  // A kind known by its mark is unfitted without it, whatever else an interrupted fit left
+  // (fixed_vocabulary_ and _tfidf when fit raised "After pruning, no terms remain").
+  if (known !== undefined ? hasAttribute(value, known) : hasFittedAttribute(value)) return undefined
+  const mark = known ?? (role === 'classifier' ? 'classes_' : 'fitted attributes')
   return new ServiceError('ERR_MODEL_UNSUPPORTED', `${value.name} is not fitted (no ${mark}): fit it before saving it`, { cause: err })
 }

@@ -21,7 +21,8 @@ import { describe, sklearnClass, unsupported } from './record.js'
 import { buildEstimator, createEstimator, roleOf } from './registry.js'
 import { refuseUsedGlobals } from './refused-globals.js'
 import { bestEstimator, isSearch, searchInfo, type SearchInfo } from './search.js'
-import { currentUserFunctions, stepFunction, withUserFunctions, type UserFunctions } from './text/user-callables.js'
+import { describeNltkObject } from './text/nltk-state.js'
+import { currentUserFunctions, stepFunction, withUserFunctions, type StateReviver, type UserFunctions } from './text/user-callables.js'
 
 export interface ModelPaths {
   /** The classifier, a Pipeline, or a bundle holding vectorizer and classifier. */
@@ -75,6 +76,8 @@ export interface ModelOptions extends ReadPickleOptions {
   readonly labels?: readonly string[] | null
   /** Columns the app appended to the vectorizer's row (its settings), in hstack order. */
   readonly columns?: readonly AppColumnsSpec[] | null
+  /** What a step class's pickled state (plain data) becomes for its port: library objects made live. */
+  readonly reviveState?: StateReviver | null
 }
 
 /** A record of one of the app's own classes (never a library's): a Pipeline step the functions module ports. */
@@ -153,6 +156,8 @@ function plainData (value: PyValue, where: string): unknown {
   }
   if (value instanceof NdArray && Array.isArray(value.data)) return value.data.map((v, i) => plainData(v, `${where}[${i}]`))
   if (value instanceof NdArray && ArrayBuffer.isView(value.data)) return Array.from(value.data as ArrayLike<number>, Number)
+  const nltk = describeNltkObject(value, where)
+  if (nltk !== undefined) return nltk
   return unsupported(`${where} holds ${describe(value)}, which cannot be handed to JavaScript as data`)
 }
 
@@ -190,7 +195,7 @@ export interface FileValue {
 
 /** Decodes and creates once: the predictor made to check the feature counts is kept. */
 async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ state: ModelState, predictor: TextClassifier, notes: string[] }> {
-  const { functions = null, prepare = null, columns = null, ...readOptions } = options
+  const { functions = null, prepare = null, columns = null, reviveState = null, ...readOptions } = options
   // The app's own globals are allowed only when its functions module ports them.
   const read = { ...readOptions, userGlobals: new Set(functions?.keys() ?? []) }
   // Globals the allow-list refuses are deferred, then refused unless only inert parts hold them.
@@ -206,7 +211,7 @@ async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ stat
   if (!withUserFunctions(functions, () => inFile(model.file, () => split(stagesOf(model.value)))).text.some(s => roleOf(s) === 'vectorizer')) {
     for (const file of paths.vectorizers ?? []) vectorizers.push(await readChecked(file))
   }
-  return decodeValues(model, vectorizers, paths.vectorizers ?? [], { functions, prepare, columns })
+  return decodeValues(model, vectorizers, paths.vectorizers ?? [], { functions, prepare, columns, reviveState })
 }
 
 /**
@@ -214,7 +219,7 @@ async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ stat
  * @throws ServiceError naming the file and the problem.
  */
 export function decodeValues (model: FileValue, vectorizers: readonly FileValue[], vectorizerPaths: readonly string[] = vectorizers.map(v => v.file), options: ModelOptions = {}): { state: ModelState, predictor: TextClassifier, notes: string[] } {
-  return withUserFunctions(options.functions ?? null, () => decodeWith(model, vectorizers, vectorizerPaths, options))
+  return withUserFunctions(options.functions ?? null, () => decodeWith(model, vectorizers, vectorizerPaths, options), options.reviveState ?? null)
 }
 
 function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vectorizerPaths: readonly string[], options: ModelOptions): { state: ModelState, predictor: TextClassifier, notes: string[] } {
@@ -259,7 +264,7 @@ function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vector
  * @throws ServiceError ERR_MODEL_SHAPE when a stage's output width differs from what the next expects.
  */
 export function createPredictor (state: ModelState, options: ModelOptions = {}): TextClassifier {
-  return withUserFunctions(options.functions ?? null, () => create(state, options.prepare ?? null, options.labels ?? null, options.columns ?? []))
+  return withUserFunctions(options.functions ?? null, () => create(state, options.prepare ?? null, options.labels ?? null, options.columns ?? []), options.reviveState ?? null)
 }
 
 function create (state: ModelState, prepare: ((text: string) => string) | null, labels: readonly string[] | null, columns: readonly AppColumnsSpec[]): TextClassifier {

@@ -15,6 +15,7 @@
 import { childrenOf } from '../pickle/value-walk.js'
 import { PyObject, type PyValue } from '../pickle/values.js'
 import { Unresolved, type RefusedGlobal } from '../pickle/unresolved.js'
+import { isNltkSnowball } from './text/nltk-state.js'
 import { isSampler } from './pipeline.js'
 import { SEARCH_INERT_ATTRIBUTES, isSearch } from './search.js'
 
@@ -33,6 +34,14 @@ export function refuseUsedGlobals (root: PyValue, refused: readonly RefusedGloba
 /** A record's children split into those read and those no prediction reads, or undefined when all are read. */
 function inertSplit (record: PyObject): { read: PyValue[], inert: PyValue[] } | undefined {
   if (isSampler(record)) return { read: [], inert: childrenOf(record).slice() }
+  // NLTK's SnowballStemmer pickles its `stem`, a bound method of its own `stemmer`, as
+  // getattr(stemmer, 'stem'): its port is made from `stemmer` alone (nltk-state.ts).
+  if (isNltkSnowball(record) && record.state instanceof Map) {
+    const read: PyValue[] = []
+    const inert: PyValue[] = []
+    for (const [key, value] of record.state) (key === 'stem' ? inert : read).push(key, value)
+    return { read, inert }
+  }
   if (!isSearch(record) || !(record.state instanceof Map)) return undefined
   const read: PyValue[] = [...record.args]
   const inert: PyValue[] = []

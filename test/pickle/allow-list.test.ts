@@ -35,7 +35,7 @@ describe('the allow-list of globals', () => {
       expect(caught).to.be.instanceOf(ServiceError)
       expect((caught as ServiceError).code).to.equal('ERR_PICKLE_GLOBAL_NOT_ALLOWED')
       // A module no library has is the app's own code: the message says how to serve it.
-      const hint = module.startsWith('catboost') ? ' (CatBoost models are not served: CatBoost cannot be run here to check answers against, so none could be promised exact)' : isAppModule(module) ? " (the app's own code: port it to JavaScript in a functions module named in model-settings.json)" : ''
+      const hint = module.startsWith('catboost') ? ' (CatBoost models are not served: CatBoost cannot be run here to check answers against, so none could be promised exact; to serve the app here, fit a served classifier on the same features instead (a scikit-learn one, XGBClassifier or LGBMClassifier) and save that; CatBoost exports (save_model as json, onnx or cpp) are not read either)' : isAppModule(module) ? " (the app's own code: port it to JavaScript in a functions module named in model-settings.json)" : ''
       expect((caught as ServiceError).message).to.equal(`unsupported object '${qualified}'${hint} (byte 2)`)
     })
   }

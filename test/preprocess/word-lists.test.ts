@@ -147,7 +147,7 @@ describe('stop words by difference', () => {
     expect(loadError([{ op: 'words', steps: [{ op: 'stopwords', nltk: ['english', 'English'] }] }]))
       .to.match(/^invalid model settings: preprocess step 1 \(words\): word step 1 \(stopwords\): no NLTK stop-word list for "English"; available: arabic, .*english/)
     expect(loadError([{ op: 'words', steps: [{ op: 'stopwords', nltk: 'english', exclude: ['not'] }] }]))
-      .to.equal("invalid model settings: preprocess step 1 (words) word step 1 (stopwords): must NOT have additional properties 'exclude' (known: op, nltk, sklearn, words, add, except)")
+      .to.equal("invalid model settings: preprocess step 1 (words) word step 1 (stopwords): must NOT have additional properties 'exclude' (known: op, nltk, sklearn, sastrawi, words, add, except)")
   })
 })
 

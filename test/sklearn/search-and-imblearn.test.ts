@@ -223,6 +223,8 @@ describe('refused search, unfitted and joblib < 0.10 files, in one line', () => 
     ['unfitted-search.pkl', 'ERR_MODEL_UNSUPPORTED', 'GridSearchCV is not fitted (no best_estimator_): fit it before saving it'],
     ['unfitted-pipeline.pkl', 'ERR_MODEL_UNSUPPORTED', 'TfidfVectorizer is not fitted (no vocabulary_): fit it before saving it'],
     ['unfitted-vectorizer.pkl', 'ERR_MODEL_UNSUPPORTED', 'TfidfVectorizer is not fitted (no vocabulary_): fit it before saving it'],
+    // Its fit raised ("After pruning, no terms remain") and left fixed_vocabulary_ and _tfidf behind.
+    ['interrupted-fit-vectorizer.pkl', 'ERR_MODEL_UNSUPPORTED', 'TfidfVectorizer is not fitted (no vocabulary_): fit it before saving it'],
     ['unfitted-classifier.pkl', 'ERR_MODEL_UNSUPPORTED', 'LogisticRegression is not fitted (no classes_): fit it before saving it']
   ]
   for (const [name, code, message] of refusals) {

@@ -14,7 +14,7 @@ export interface LancasterOptions {
 const DEFAULT_OPTIONS: Required<LancasterOptions> = { stripPrefix: false }
 
 /** NLTK's `default_rule_tuple`: reversed ending, '*' if the word must be intact, count to remove, text to append, '>' to go on or '.' to stop. */
-const DEFAULT_RULES: readonly string[] = [
+export const DEFAULT_RULES: readonly string[] = [
   'ai*2.', 'a*1.', 'bb1.', 'city3s.', 'ci2>', 'cn1t>', 'dd1.', 'dei3y>', 'deec2ss.', 'dee1.', 'de2>',
   'dooh4>', 'e1>', 'feil1v.', 'fi2>', 'gni3>', 'gai3y.', 'ga2>', 'gg1.', 'ht*2.', 'hsiug5ct.', 'hsi3>',
   'i*1.', 'i1y>', 'ji1d.', 'juf1s.', 'ju1d.', 'jo1d.', 'jeh1r.', 'jrev1t.', 'jsim2t.', 'jn1d.', 'j1s.',

@@ -9,16 +9,29 @@ import { ServiceError } from '../../errors.js'
 
 export type UserFunctions = ReadonlyMap<string, unknown>
 
-let current: UserFunctions | null = null
+/**
+ * What a Pipeline step class's port is given instead of its pickled state as plain data: the
+ * model room's built-in objects for the library objects that state describes (an NLTK stemmer).
+ */
+export type StateReviver = (state: unknown) => unknown
 
-/** Runs `make` with `functions` as the functions a pickle's callables resolve to. */
-export function withUserFunctions<T> (functions: UserFunctions | null, make: () => T): T {
+let current: UserFunctions | null = null
+let currentReviver: StateReviver | null = null
+
+/**
+ * Runs `make` with `functions` as the functions a pickle's callables resolve to, and
+ * `reviveState` as what a step class's state goes through before its port gets it.
+ */
+export function withUserFunctions<T> (functions: UserFunctions | null, make: () => T, reviveState: StateReviver | null = null): T {
   const previous = current
+  const previousReviver = currentReviver
   current = functions
+  currentReviver = reviveState
   try {
     return make()
   } finally {
     current = previous
+    currentReviver = previousReviver
   }
 }
 
@@ -79,7 +92,7 @@ export function stepFunction (functions: UserFunctions | null, name: string, whe
   const factory = lookup(functions, name, where)
   let made: unknown
   try {
-    made = factory(state)
+    made = factory(currentReviver === null ? state : currentReviver(state))
   } catch (err) {
     throw new ServiceError('ERR_MODEL_UNSUPPORTED', `${where}: the functions module's ${name} threw when given the pickled state: ${err instanceof Error ? err.message : String(err)}`)
   }

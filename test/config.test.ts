@@ -53,7 +53,8 @@ describe('parseConfig', () => {
       rateLimitOnStoreError: 'open',
       webhookUrl: null,
       webhookSecret: null,
-      webhookQueueSize: 1000
+      webhookQueueSize: 1000,
+      tracing: null
     })
     expect(Object.isFrozen(c) && Object.isFrozen(c.vectorizerPaths)).to.equal(true)
   })

@@ -10,7 +10,7 @@ import { createServedPredictor } from '../src/model/served-model.js'
 import { predictLines, type LinesResult } from '../src/prediction-lines.js'
 import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
-import type { TextClassifier } from '../src/sklearn/predictor.js'
+import type { PhaseTimes, TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
 import { DEFAULT_MODEL_KEY, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
 import { collectNow } from '../src/pool/collect-garbage.js'
@@ -86,8 +86,14 @@ async function predictor (key?: string): Promise<TextClassifier> {
   return m.predictor
 }
 
+/** A timed task's phase clock (a traced call asked for it), or undefined. */
+function phasesOf (task: ClassifyTask): PhaseTimes | undefined {
+  return task.timed === true ? { vectorizeMs: 0, scoreMs: 0 } : undefined
+}
+
 export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
   const model = await predictor(task.model)
+  const phases = phasesOf(task)
   const n = task.texts.length
   // The columns of RESULT_COLUMNS, one after another.
   const columns = new Float64Array(5 * n)
@@ -96,21 +102,22 @@ export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
     coverage.terms = 0
     coverage.known = 0
     const t0 = performance.now()
-    const p = model.predict(task.texts[i]!, coverage)
+    const p = model.predict(task.texts[i]!, coverage, phases)
     columns[2 * n + i] = (performance.now() - t0) / 1000
     columns[i] = p.classIndex
     columns[n + i] = p.confidence
     columns[3 * n + i] = coverage.terms
     columns[4 * n + i] = coverage.known
   }
-  return { columns }
+  return phases === undefined ? { columns } : { columns, phases }
 }
 
 /** Labels, probabilities and decision values of each text, as rows in one array each. */
 export async function score (task: ClassifyTask): Promise<ScoreResult> {
   const model = await predictor(task.model)
   const n = task.texts.length
-  const predictions = task.texts.map(t => model.predict(t))
+  const phases = phasesOf(task)
+  const predictions = task.texts.map(t => model.predict(t, undefined, phases))
   const probaWidth = predictions[0]?.proba?.length ?? 0
   const decisionWidth = predictions[0]?.decision?.length ?? 0
   const proba = predictions[0]?.proba === undefined ? null : new Float64Array(n * probaWidth)
@@ -123,7 +130,7 @@ export async function score (task: ClassifyTask): Promise<ScoreResult> {
     if (proba !== null) proba.set(p.proba!, i * probaWidth)
     if (decision !== null) decision.set(p.decision!, i * decisionWidth)
   })
-  return { classIndex, confidence, proba, decision, probaWidth, decisionWidth }
+  return phases === undefined ? { classIndex, confidence, proba, decision, probaWidth, decisionWidth } : { classIndex, confidence, proba, decision, probaWidth, decisionWidth, phases }
 }
 
 export async function explain (task: ExplainTask): Promise<Explanation[]> {

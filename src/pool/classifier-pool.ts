@@ -16,6 +16,7 @@ import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
 import { WorkerStarts } from './worker-starts.js'
+import { watchTask, type PoolObserver } from './task-observer.js'
 import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type ModelStatus, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 
@@ -235,14 +236,21 @@ export class ClassifierPool {
    * @throws ServiceError ERR_QUEUE_FULL (503) past the admission limits, ERR_QUEUE_TIMEOUT
    * (503) when it waited past queueTimeoutMs for a slot or a worker, ERR_PREDICTION_TIMEOUT
    * (503) when a task ran past the timeout on its worker, ERR_WORKER_UNAVAILABLE (503) after
-   * close, ERR_INTERNAL (500) when a worker fails.
+   * close, ERR_INTERNAL (500) when a worker fails. `observer` (tracing) is told of the
+   * admission and of each task (task-observer.ts).
    */
-  async #admitted<T> (key: string, work: (run: TaskRunner, abort: TaskAbort) => Promise<T>): Promise<T> {
+  async #admitted<T> (key: string, work: (run: TaskRunner, abort: TaskAbort) => Promise<T>, observer?: PoolObserver): Promise<T> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
+    const askedAt = observer === undefined ? 0 : performance.now()
     await this.#admission.acquire(this.#queueTimeoutMs)
+    observer?.admitted?.(askedAt, performance.now())
     const abort = new TaskAbort()
     const clock = new TaskClock(abort, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
-    const run: TaskRunner = async (task, options) => await clock.run(task, async tagged => await this.#piscina.run(tagged as Task, { ...options, signal: abort }))
+    const taskEnded = observer?.taskEnded
+    const run: TaskRunner = async (task, options) => {
+      const dispatch = async (tagged: Task): Promise<ClassifyResult> => await this.#piscina.run(tagged, { ...options, signal: abort })
+      return taskEnded === undefined ? await clock.run(task, dispatch) : await watchTask(clock, task, options.name, dispatch, taskEnded)
+    }
     try {
       return await this.#tracked(key, work(run, abort))
     } catch (err) {
@@ -257,7 +265,7 @@ export class ClassifierPool {
    * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order.
    * @throws ServiceError as `#admitted` says.
    */
-  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<Classified> {
+  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<Classified> {
     return await this.#admitted(key, async (run, abort) => {
       const chunks: Array<Promise<ClassifyResult>> = []
       for (let start = 0; start < texts.length; start += batchSize) {
@@ -275,7 +283,7 @@ export class ClassifierPool {
         RESULT_COLUMNS.forEach((column, k) => { out[column].set(columns.subarray(k * m, (k + 1) * m), c * batchSize) })
       })
       return out
-    })
+    }, observer)
   }
 
   /**
@@ -283,7 +291,7 @@ export class ClassifierPool {
    * run in parallel, rows in input order (the Open Inference Protocol's outputs).
    * @throws ServiceError as `#admitted` says.
    */
-  async score (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY): Promise<ScoreResult> {
+  async score (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<ScoreResult> {
     return await this.#admitted(key, async (run, abort) => {
       const chunks: Array<Promise<ScoreResult>> = []
       for (let start = 0; start < texts.length; start += batchSize) {
@@ -301,7 +309,7 @@ export class ClassifierPool {
         out.decision?.set(r.decision!, c * batchSize * decisionWidth)
       })
       return out
-    })
+    }, observer)
   }
 
   /**
@@ -321,13 +329,13 @@ export class ClassifierPool {
    * @throws ServiceError ERR_NOT_EXPLAINABLE (422) for a model explanations are not defined
    * for, else as `#admitted` says.
    */
-  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY): Promise<Explanation[]> {
+  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<Explanation[]> {
     const refusal = this.#models.get(key)?.explainRefusal
     if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
     return await this.#admitted(key, async run => {
       const task: ExplainTask = { texts, topK, model: key }
       return await run(task, { name: 'explain' }) as unknown as Explanation[]
-    })
+    }, observer)
   }
 
   /** Waits for the tasks in flight, then stops the workers. */

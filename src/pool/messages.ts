@@ -24,6 +24,14 @@ export interface StatusTask extends ForModel {}
 
 export interface ClassifyTask extends ForModel {
   readonly texts: readonly string[]
+  /** Time the vectorizer and the classifier and send their times back (a traced call). */
+  readonly timed?: boolean
+}
+
+/** What a worker measured of a timed task, in milliseconds summed over its texts. */
+export interface WorkerPhases {
+  readonly vectorizeMs: number
+  readonly scoreMs: number
 }
 
 /** The CLI's task: whole lines of input, UTF-8, classified and formatted by the worker. */
@@ -39,6 +47,8 @@ export interface LinesTask extends ForModel {
  */
 export interface ClassifyResult {
   readonly columns: Float64Array
+  /** A timed task's phases. */
+  readonly phases?: WorkerPhases
 }
 
 export const RESULT_COLUMNS = ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const
@@ -54,6 +64,8 @@ export interface ScoreResult {
   readonly decision: Float64Array | null
   readonly probaWidth: number
   readonly decisionWidth: number
+  /** A timed task's phases. */
+  readonly phases?: WorkerPhases
 }
 
 export interface ExplainTask extends ForModel {

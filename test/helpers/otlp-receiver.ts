@@ -3,7 +3,8 @@
  * 4318: it takes POST /v1/traces, decodes each ExportTraceServiceRequest with the
  * OpenTelemetry protocol's own definitions (test/fixtures/otlp/, read by @grpc/proto-loader)
  * and keeps the spans. Or a broken one: `hang` takes requests and never answers, `503`
- * answers every export 503; `refusing` is a port nothing listens on.
+ * answers every export 503; `refusing` is a port nothing listens on. `sink` (benchmarks)
+ * answers every export at once and keeps nothing but counts.
  */
 import { loadSync } from '@grpc/proto-loader'
 import http from 'node:http'
@@ -32,7 +33,7 @@ export interface ReceivedSpan {
   readonly scope: string
 }
 
-export type ReceiverMode = 'ok' | 'hang' | '503'
+export type ReceiverMode = 'ok' | 'hang' | '503' | 'sink'
 
 export interface Receiver {
   readonly url: string
@@ -111,6 +112,10 @@ export async function startReceiver (mode: ReceiverMode = 'ok'): Promise<Receive
     req.on('end', () => {
       exports++
       if (mode === 'hang') return
+      if (mode === 'sink') {
+        res.writeHead(200, { 'Content-Type': 'application/x-protobuf' }).end()
+        return
+      }
       if (mode === '503') {
         res.writeHead(503, { 'Content-Type': 'text/plain' }).end('overloaded')
         return

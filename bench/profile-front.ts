@@ -59,11 +59,19 @@ export interface ProfileSummary {
   readonly functions: Array<{ fn: string, share: number }>
 }
 
-/** Self time of each place and function, as shares of the busy (not idle) samples. */
-export function summarize (scenario: string, profile: CpuProfile, top = 14): ProfileSummary {
+/**
+ * Self time of each place and function, as shares of the busy (not idle) samples taken
+ * between `fromUs` and `toUs` after the profile began (the load, not start-up or shutdown).
+ */
+export function summarize (scenario: string, profile: CpuProfile, fromUs = 0, toUs = Infinity, top = 14): ProfileSummary {
   const byId = new Map(profile.nodes.map(n => [n.id, n]))
   const micros = new Map<number, number>()
-  profile.samples.forEach((id, i) => micros.set(id, (micros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)))
+  let at = 0
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0
+    at += dt
+    if (at >= fromUs && at <= toUs) micros.set(id, (micros.get(id) ?? 0) + dt)
+  })
   const places = new Map<string, number>()
   const functions = new Map<string, number>()
   let busy = 0
@@ -110,12 +118,17 @@ export async function profileScenario (s: ProfileScenario, dir: string, texts: r
   const { model, vectorizer } = modelFiles(m!)
   const port = await freePort()
   const scratch = path.join(dir, `cpu-${Date.now()}`)
+  const spawned = performance.now()
   const server = await startServer(`tfidf-serve (${s.name}, profiled)`, process.execPath, [...SERVER_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${scratch}`, path.join(ROOT, 'dist', 'src', 'main.js')],
     { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn', ...s.env }, port)
   let textsPerSecond: number
+  // The window of the measured load, in us after the spawn (the profile begins a few ms after it).
+  let window: [number, number]
   try {
     await load(server.url, { ...s }, texts, 1)
+    const from = (performance.now() - spawned) * 1000
     textsPerSecond = await load(server.url, s, texts, seconds)
+    window = [from, (performance.now() - spawned) * 1000]
   } finally {
     await server.stop()
   }
@@ -124,7 +137,7 @@ export async function profileScenario (s: ProfileScenario, dir: string, texts: r
   const file = path.join(dir, `${s.name.replace(/\W+/g, '-')}.cpuprofile`)
   renameSync(path.join(scratch, main), file)
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile
-  return { summary: summarize(s.name, profile), textsPerSecond, file }
+  return { summary: summarize(s.name, profile, ...window), textsPerSecond, file }
 }
 
 async function main (): Promise<void> {

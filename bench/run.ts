@@ -16,6 +16,8 @@ import { runLoad, type Oracle, type Scenario } from './lib/load.js'
 import { benchModels, hasPython, modelFiles, type ModelDir } from './lib/models.js'
 import type { Server } from './lib/processes.js'
 import { chart, markdown, table, type Row } from './lib/report.js'
+import { beside, matching, previousRun } from './lib/previous.js'
+import { targetRows } from './lib/targets.js'
 import { startBaseline, startNoop, startTfidf } from './lib/servers.js'
 import { accessRows, type AccessRow } from './sections/access.js'
 import { tracingRows, type TracingRow } from './sections/tracing.js'
@@ -24,6 +26,7 @@ import { cliRows } from './sections/cli-scaling.js'
 import { hostileRows, scanRows } from './sections/hostile-bodies.js'
 import { repositoryRows } from './sections/repository.js'
 import { transportRows } from './sections/transports.js'
+import { batchingRows, type BatchingSetting } from './sections/batching.js'
 import { inProcessRows } from './sections/in-process.js'
 import { startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
@@ -152,22 +155,34 @@ async function main (): Promise<void> {
   // TRANSPORTS_BEFORE=<checkout with dist/>: the same protocols against an older build, round by round.
   const transportBuilds = [{ label: 'this build' }, ...(process.env.TRANSPORTS_BEFORE === undefined ? [] : [{ label: `before (${process.env.TRANSPORTS_BEFORE})`, root: process.env.TRANSPORTS_BEFORE }])]
   const transports = runs('transports') ? await transportRows(models[0]!, transportBuilds, texts, QUICK ? 2 : DURATION, QUICK ? 1 : 5, progress) : []
+  // BATCHING=<max texts>/<max wait ms>,... : the settings to compare with batching off.
+  const batchingSettings: BatchingSetting[] = [{ label: 'off', maxTexts: 1, maxWaitMs: 0 }, ...(process.env.BATCHING ?? '64/5').split(',').map(s => {
+    const [maxTexts, maxWaitMs] = s.split('/').map(Number) as [number, number]
+    return { label: `${maxTexts} texts, ${maxWaitMs} ms`, maxTexts, maxWaitMs }
+  })]
+  const batching = runs('batching') ? await batchingRows(models[0]!, batchingSettings, texts, oracles.get(models[0]!.name), QUICK ? 2 : DURATION, QUICK ? 1 : 3, progress) : []
   const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, tracing }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
   console.log(`\n## HTTP (${DURATION} s per scenario, ${machine.cpu}, ${machine.cores} cores shared with the load generator, Node ${machine.node})\n`)
-  console.log(table(rows))
+  const was = (section: string): ReturnType<typeof previousRun> => previousRun(dir, stamp, section)
+  const wasHttp = was('http')
+  if (wasHttp !== undefined) console.log(`(beside each figure: the previous full run's, ${String(wasHttp.date)})\n`)
+  console.log(table(rows, r => matching(wasHttp, 'http', r, ['server', 'model', 'scenario'])))
   console.log('\n## In-process, one thread (scikit-learn in calls of 50 texts and of one)\n')
   console.log(markdown(['model', 'chars', 'texts/s', 'MB/s', 'sklearn batch-50 texts/s', 'MB/s', 'sklearn single texts/s', 'vs batch-50', 'vs single'],
     inProcess.map(r => [r.model, fmt(r.chars), fmt(r.textsPerSecond), fmt(r.mbPerSecond, 1), fmt(r.sklearnBatch50?.texts_per_s), fmt(r.sklearnBatch50?.mb_per_s, 1), fmt(r.sklearnSingle?.texts_per_s), ratio(r.textsPerSecond, r.sklearnBatch50?.texts_per_s), ratio(r.textsPerSecond, r.sklearnSingle?.texts_per_s)])))
   console.log('\n## Start-up, memory and scaling\n')
-  console.log(markdown(['model', 'WORKERS', 'start-up s', 'RSS after start MB', 'RSS after load MB', `RSS ${settle} s later MB`, 'batch50 c10 texts/s'], startup.map(r => [r.model, String(r.workers), fmt(r.startupSeconds, 2), fmt(r.rssStartMb), fmt(r.rssAfterLoadMb), fmt(r.rssSettledMb), fmt(r.batch50TextsPerSecond)])))
+  console.log(markdown(['model', 'WORKERS', 'start-up s', 'RSS after start MB', 'RSS after load MB', `RSS ${settle} s later MB`, 'batch50 c10 texts/s'], startup.map(r => {
+    const w = matching(was('startup'), 'startup', r, ['model', 'workers'])
+    return [r.model, String(r.workers), beside(r.startupSeconds, w?.startupSeconds, 2), fmt(r.rssStartMb), beside(r.rssAfterLoadMb, w?.rssAfterLoadMb), fmt(r.rssSettledMb), beside(r.batch50TextsPerSecond, w?.batch50TextsPerSecond)]
+  })))
   if (baselineMemory.length > 0) {
     console.log('\n## Baseline start-up and memory\n')
     console.log(markdown(['model', 'uvicorn workers', 'start-up s', 'RSS after start MB', 'RSS after load MB'], baselineMemory.map(r => [String(r.model), String(r.workers), fmt(r.startup_s, 2), fmt(r.rss_start_mb), fmt(r.rss_after_load_mb)])))
@@ -202,7 +217,21 @@ async function main (): Promise<void> {
     const before = (r: typeof transports[number]): typeof transports[number] | undefined => transports.find(o => o.build !== 'this build' && o.protocol === r.protocol)
     const spec = (build: string): typeof transports[number] | undefined => transports.find(o => o.build === build && o.protocol === 'spec /predict')
     console.log(markdown(['build', 'protocol', 'texts/s', 'front thread us/text', 'all threads us/text', 'vs spec route (all threads)', 'this build vs before (all threads)', 'front thread vs before'],
-      transports.map(r => [r.build, r.protocol, fmt(r.textsPerSecond), fmt(r.frontUs, 2), fmt(r.serverUs, 2), ratio2(r.serverUs, spec(r.build)?.serverUs), r.build === 'this build' ? ratio2(r.serverUs, before(r)?.serverUs) : '', r.build === 'this build' ? ratio2(r.frontUs, before(r)?.frontUs) : ''])))
+      transports.map(r => [r.build, r.protocol, beside(r.textsPerSecond, matching(was('transports'), 'transports', r, ['build', 'protocol'])?.textsPerSecond), fmt(r.frontUs, 2), beside(r.serverUs, matching(was('transports'), 'transports', r, ['build', 'protocol'])?.serverUs, 2), ratio2(r.serverUs, spec(r.build)?.serverUs), r.build === 'this build' ? ratio2(r.serverUs, before(r)?.serverUs) : '', r.build === 'this build' ? ratio2(r.frontUs, before(r)?.frontUs) : ''])))
+  }
+  if (batching.length > 0) {
+    console.log('\n## Adaptive batching: the spec\'s /predict, default model, 2 workers (medians)\n')
+    const off = (r: typeof batching[number]): typeof batching[number] | undefined => batching.find(o => o.setting === 'off' && o.scenario === r.scenario)
+    console.log(markdown(['batching', 'scenario', 'texts/s', 'vs off', 'p99 ms', 'front thread us/text', 'all threads us/text', 'texts per worker task'],
+      batching.map(r => {
+        const w = matching(was('batching'), 'batching', r, ['setting', 'scenario'])
+        return [r.setting, r.scenario, beside(r.textsPerSecond, w?.textsPerSecond), ratio2(r.textsPerSecond, off(r)?.textsPerSecond), beside(r.p99Ms, w?.p99Ms), beside(r.frontUs, w?.frontUs, 2), beside(r.serverUs, w?.serverUs, 2), fmt(r.textsPerTask, 1)]
+      })))
+  }
+  const targets = targetRows({ http: rows, startup, baselineMemory, batching, transports })
+  if (targets.length > 0) {
+    console.log('\n## Issue 24\'s targets, from this run\n')
+    console.log(markdown(['target', 'figure', 'goal', 'met'], targets.map(t => [t.target, t.figure, t.goal, t.met ? 'yes' : 'no'])))
   }
   if (tracing.length > 0) {
     console.log('\n## Tracing: off, configured with sampling 0, sampling 1 (OTLP/HTTP to a receiver on 127.0.0.1; default model, 2 workers; medians)\n')

@@ -47,6 +47,8 @@ export interface Config {
   readonly predictionTimeoutMs: number
   /** QUEUE_TIMEOUT_MS: the longest a request waits for a slot, and a chunk for a free worker (default PREDICTION_TIMEOUT_MS). */
   readonly queueTimeoutMs: number
+  /** ADAPTIVE_BATCH_MAX_TEXTS and ADAPTIVE_BATCH_MAX_WAIT_MS: concurrent requests' chunks gathered into one worker task (src/pool/adaptive-batcher.ts). */
+  readonly adaptiveBatch: { readonly maxTexts: number, readonly maxWaitMs: number }
   readonly requestTimeoutMs: number
   readonly maxConcurrentRequests: number
   readonly maxQueue: number
@@ -100,6 +102,8 @@ const SCHEMA = {
     WORKERS: int(1, 1024),
     PREDICTION_TIMEOUT_MS: int(1, 3_600_000, 10000),
     QUEUE_TIMEOUT_MS: int(1, 3_600_000),
+    ADAPTIVE_BATCH_MAX_TEXTS: int(1, 100_000, 1),
+    ADAPTIVE_BATCH_MAX_WAIT_MS: { type: 'number', minimum: 0, maximum: 60_000, default: 5 },
     REQUEST_TIMEOUT_MS: int(1, 3_600_000, 30000),
     MAX_CONCURRENT_REQUESTS: int(1, 1_000_000, 50),
     MAX_QUEUE: int(0, 10_000_000, 200),
@@ -168,6 +172,7 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     workers: (v.WORKERS as number | undefined) ?? availableParallelism(),
     predictionTimeoutMs: v.PREDICTION_TIMEOUT_MS as number,
     queueTimeoutMs: (v.QUEUE_TIMEOUT_MS as number | undefined) ?? v.PREDICTION_TIMEOUT_MS as number,
+    adaptiveBatch: Object.freeze({ maxTexts: v.ADAPTIVE_BATCH_MAX_TEXTS as number, maxWaitMs: v.ADAPTIVE_BATCH_MAX_WAIT_MS as number }),
     requestTimeoutMs: v.REQUEST_TIMEOUT_MS as number,
     maxConcurrentRequests: v.MAX_CONCURRENT_REQUESTS as number,
     maxQueue: v.MAX_QUEUE as number,

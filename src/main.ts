@@ -41,6 +41,7 @@ export async function main (): Promise<void> {
       modelPath: first.spec.paths.model,
       vectorizerPaths: first.spec.paths.vectorizers ?? [],
       settingsFile: first.spec.settingsFile,
+      modelBatching: first.spec.batching,
       decoding,
       onWorkerRestart: threadId => {
         logger.warn('worker restarted', { thread_id: threadId })

@@ -38,6 +38,7 @@ describe('parseConfig', () => {
       workers: availableParallelism(),
       predictionTimeoutMs: 10000,
       queueTimeoutMs: 10000,
+      adaptiveBatch: { maxTexts: 1, maxWaitMs: 5 },
       requestTimeoutMs: 30000,
       maxConcurrentRequests: 50,
       maxQueue: 200,

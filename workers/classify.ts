@@ -12,7 +12,7 @@ import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
 import type { PhaseTimes, TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
-import { DEFAULT_MODEL_KEY, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
+import { DEFAULT_MODEL_KEY, type PredictResult, type PredictTask, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
 import { collectNow } from '../src/pool/collect-garbage.js'
 import { ModelSubscriber, type PublishedModel } from '../src/pool/model-channel.js'
 
@@ -86,17 +86,18 @@ async function predictor (key?: string): Promise<TextClassifier> {
   return m.predictor
 }
 
-/** A timed task's phase clock (a traced call asked for it), or undefined. */
-function phasesOf (task: ClassifyTask): PhaseTimes | undefined {
-  return task.timed === true ? { vectorizeMs: 0, scoreMs: 0 } : undefined
-}
-
-export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
+/** Every prediction's task: the columns of each text and, when asked, its score rows. */
+export async function predict (task: PredictTask): Promise<PredictResult> {
   const model = await predictor(task.model)
-  const phases = phasesOf(task)
+  // A traced call's task times the vectorizer and the classifier (a worker has no tracer: the times go back with the result).
+  const phases: PhaseTimes | undefined = task.timed === true ? { vectorizeMs: 0, scoreMs: 0 } : undefined
   const n = task.texts.length
   // The columns of RESULT_COLUMNS, one after another.
   const columns = new Float64Array(5 * n)
+  let proba: Float64Array | null = null
+  let decision: Float64Array | null = null
+  let probaWidth = 0
+  let decisionWidth = 0
   const coverage: TermCoverage = { terms: 0, known: 0 }
   for (let i = 0; i < n; i++) {
     coverage.terms = 0
@@ -108,29 +109,17 @@ export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
     columns[n + i] = p.confidence
     columns[3 * n + i] = coverage.terms
     columns[4 * n + i] = coverage.known
+    if (!task.scores) continue
+    if (i === 0) {
+      probaWidth = p.proba?.length ?? 0
+      decisionWidth = p.decision?.length ?? 0
+      proba = p.proba === undefined ? null : new Float64Array(n * probaWidth)
+      decision = p.decision === undefined ? null : new Float64Array(n * decisionWidth)
+    }
+    proba?.set(p.proba!, i * probaWidth)
+    decision?.set(p.decision!, i * decisionWidth)
   }
-  return phases === undefined ? { columns } : { columns, phases }
-}
-
-/** Labels, probabilities and decision values of each text, as rows in one array each. */
-export async function score (task: ClassifyTask): Promise<ScoreResult> {
-  const model = await predictor(task.model)
-  const n = task.texts.length
-  const phases = phasesOf(task)
-  const predictions = task.texts.map(t => model.predict(t, undefined, phases))
-  const probaWidth = predictions[0]?.proba?.length ?? 0
-  const decisionWidth = predictions[0]?.decision?.length ?? 0
-  const proba = predictions[0]?.proba === undefined ? null : new Float64Array(n * probaWidth)
-  const decision = predictions[0]?.decision === undefined ? null : new Float64Array(n * decisionWidth)
-  const classIndex = new Int32Array(n)
-  const confidence = new Float64Array(n)
-  predictions.forEach((p, i) => {
-    classIndex[i] = p.classIndex
-    confidence[i] = p.confidence
-    if (proba !== null) proba.set(p.proba!, i * probaWidth)
-    if (decision !== null) decision.set(p.decision!, i * decisionWidth)
-  })
-  return phases === undefined ? { classIndex, confidence, proba, decision, probaWidth, decisionWidth } : { classIndex, confidence, proba, decision, probaWidth, decisionWidth, phases }
+  return phases === undefined ? { columns, proba, decision, probaWidth, decisionWidth } : { columns, proba, decision, probaWidth, decisionWidth, phases }
 }
 
 export async function explain (task: ExplainTask): Promise<Explanation[]> {

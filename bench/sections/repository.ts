@@ -59,7 +59,7 @@ async function load (url: string, route: 'predict' | 'v2', texts: readonly strin
 }
 
 /** ModelInfer calls of 50 texts to `model`, `concurrency` at a time, for `seconds`: texts per second. */
-export async function grpcLoad (port: number, texts: readonly string[], seconds: number, model = 'm0', concurrency = 50): Promise<number> {
+export async function grpcLoad (port: number, texts: readonly string[], seconds: number, model = 'm0', concurrency = 50, outputs: readonly string[] = ['predict']): Promise<number> {
   const client = new (loadServices().inference)(`127.0.0.1:${port}`, credentials.createInsecure()) as Client & Record<string, (m: object, cb: (err: Error | null) => void) => void>
   let k = 0
   let done = 0
@@ -74,7 +74,7 @@ export async function grpcLoad (port: number, texts: readonly string[], seconds:
         return Buffer.concat([length, text])
       }))
       await new Promise<void>((resolve, reject) => {
-        client.ModelInfer!({ model_name: model, inputs: [{ name: 'text', datatype: 'BYTES', shape: [50] }], raw_input_contents: [raw], outputs: [{ name: 'predict' }] }, err => { if (err === null) resolve(); else reject(err) })
+        client.ModelInfer!({ model_name: model, inputs: [{ name: 'text', datatype: 'BYTES', shape: [50] }], raw_input_contents: [raw], outputs: outputs.map(name => ({ name })) }, err => { if (err === null) resolve(); else reject(err) })
       })
       done += 50
     }

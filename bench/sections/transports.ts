@@ -1,7 +1,8 @@
 /**
  * What a text costs the server over each protocol that carries it (issue 23: the one V2 core
- * must cost gRPC no more than before, and the spec's routes nothing): the spec's /predict, V2
- * REST infer and gRPC ModelInfer, each at batches of 50 from 10 concurrent clients on the
+ * must cost gRPC no more than before, and the spec's routes nothing; issue 24: V2 within 10% of
+ * the spec route): the spec's /predict, V2 REST infer and gRPC ModelInfer (asking for the labels,
+ * and for labels and probabilities as MLServer's clients do), each at batches of 50 from 10 concurrent clients on the
  * default model with 2 workers, the server's CPU per text read from /proc (front thread and
  * all threads), for this build and, with TRANSPORTS_BEFORE=<a checkout with dist/>, an older
  * one, interleaved round by round so both meet the same machine; medians over the rounds.
@@ -14,7 +15,7 @@ import { grpcLoad } from './repository.js'
 
 export interface TransportRow {
   readonly build: string
-  readonly protocol: 'spec /predict' | 'V2 REST infer' | 'gRPC ModelInfer'
+  readonly protocol: string
   readonly textsPerSecond: number
   readonly frontUs: number
   readonly serverUs: number
@@ -22,7 +23,10 @@ export interface TransportRow {
 
 const CONNECTIONS = 10
 
-async function restLoad (url: string, route: 'predict' | 'v2', texts: readonly string[], seconds: number): Promise<number> {
+/** MLServer's shape of a scikit-learn request: the labels and the probabilities (issue 24 measured V2 so). */
+const WITH_PROBA = ['predict', 'predict_proba']
+
+async function restLoad (url: string, route: 'predict' | 'v2', texts: readonly string[], seconds: number, outputs: readonly string[] = ['predict']): Promise<number> {
   let k = 0
   const batch = (): string[] => Array.from({ length: 50 }, () => `${texts[k % texts.length]!} ${k++}`)
   const r = await autocannon({
@@ -33,7 +37,7 @@ async function restLoad (url: string, route: 'predict' | 'v2', texts: readonly s
       method: 'POST',
       path: route === 'predict' ? '/predict' : '/v2/models/default/infer',
       headers: { 'content-type': 'application/json' },
-      setupRequest: req => ({ ...req, body: JSON.stringify(route === 'predict' ? { texts: batch(), batch_size: 10 } : { inputs: [{ name: 'text', shape: [50], datatype: 'BYTES', data: batch() }], outputs: [{ name: 'predict' }] }) })
+      setupRequest: req => ({ ...req, body: JSON.stringify(route === 'predict' ? { texts: batch(), batch_size: 10 } : { inputs: [{ name: 'text', shape: [50], datatype: 'BYTES', data: batch() }], outputs: outputs.map(name => ({ name })) }) })
     }]
   })
   if (r.non2xx > 0 || r.errors > 0) throw new Error(`${route}: ${r.non2xx} non-2xx, ${r.errors} errors`)
@@ -58,7 +62,9 @@ export async function transportRows (m: ModelDir, builds: ReadonlyArray<{ label:
         for (const [protocol, run] of [
           ['spec /predict', async () => await restLoad(server.url, 'predict', texts, seconds)],
           ['V2 REST infer', async () => await restLoad(server.url, 'v2', texts, seconds)],
-          ['gRPC ModelInfer', async () => await grpcLoad(grpcPort, texts, seconds, 'default', CONNECTIONS)]
+          ['V2 REST infer, predict + predict_proba', async () => await restLoad(server.url, 'v2', texts, seconds, WITH_PROBA)],
+          ['gRPC ModelInfer', async () => await grpcLoad(grpcPort, texts, seconds, 'default', CONNECTIONS)],
+          ['gRPC ModelInfer, predict + predict_proba', async () => await grpcLoad(grpcPort, texts, seconds, 'default', CONNECTIONS, WITH_PROBA)]
         ] as const) {
           const r = await costPerText(pid, async () => { const rate = await run(); return { rate, texts: rate * seconds } })
           add(build.label, protocol, { rate: r.rate, frontUs: r.frontUs, serverUs: r.serverUs })

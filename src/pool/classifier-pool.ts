@@ -6,18 +6,19 @@
  */
 import { Piscina } from 'piscina'
 import { ServiceError } from '../errors.js'
-import type { LabelSource } from '../settings/model-settings.js'
+import type { LabelSource, ModelBatching } from '../settings/model-settings.js'
 import type { LineFormat, LinesResult } from '../prediction-lines.js'
 import type { Explanation } from '../sklearn/explain.js'
 import { Admission } from './admission.js'
+import { AdaptiveBatcher, gathers, type BatchLimits, type Share } from './adaptive-batcher.js'
 import { TaskAbort } from './task-abort.js'
 import { StartingQueue, TaskClock, type Overrun } from './task-clock.js'
 import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
 import { WorkerStarts } from './worker-starts.js'
-import { watchTask, type PoolObserver } from './task-observer.js'
-import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ClassifyResult, type ClassifyTask, type ScoreResult, type ExplainTask, type LinesTask, type ModelStatus, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
+import { watchShare, watchTask, type PoolObserver, type TaskReport } from './task-observer.js'
+import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 
 /**
@@ -52,17 +53,37 @@ export interface PoolOptions {
   readonly decoding?: Promise<DecodedModel>
   /** Called with the thread id of each worker started to replace another. */
   readonly onWorkerRestart?: (threadId: number) => void
+  /** Adaptive batching of every model whose settings do not say otherwise (config's ADAPTIVE_BATCH_*); off by default. */
+  readonly adaptiveBatch?: BatchLimits
+  /** The first model's own batching, from its settings. */
+  readonly modelBatching?: ModelBatching | null
 }
+
+/** What the pool reports of each predict task it hands a worker: its model, texts, and the requests' chunks it carries. */
+export type TaskObserver = (model: string, texts: number, chunks: number) => void
+
+const NO_BATCHING: BatchLimits = { maxTexts: 1, maxWaitMs: 0 }
 
 /** Per text, in input order (columns: no object per prediction). */
 export interface Classified {
   readonly classIndex: Int32Array
+  /** DECISIONS.md 16's confidence of each text. */
   readonly confidence: Float64Array
   /** Seconds the worker spent on each text. */
   readonly seconds: Float64Array
   /** The terms the analyzer made of each text, and how many of them are features. */
   readonly terms: Int32Array
   readonly known: Int32Array
+}
+
+/** A prediction of each text, with its score rows when they were asked for (the Open Inference Protocol's outputs). */
+export interface Predicted extends Classified {
+  /** `predict_proba` rows of `probaWidth`, or null when not asked or the model has none. */
+  readonly proba: Float64Array | null
+  /** `decision_function` rows of `decisionWidth` (one value per text for two classes), or null. */
+  readonly decision: Float64Array | null
+  readonly probaWidth: number
+  readonly decisionWidth: number
 }
 
 const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
@@ -72,12 +93,14 @@ export interface ModelSpec {
   readonly paths: ModelPaths
   readonly settingsFile: string | null
   readonly labels?: LabelSource | null
+  /** The model's own adaptive batching (its settings' max_batch_size and max_batch_time); what it leaves out is the pool's. */
+  readonly batching?: ModelBatching | null
 }
 
-type Task = ClassifyTask | LinesTask | ExplainTask | StatusTask
+type Task = PredictTask | LinesTask | ExplainTask | StatusTask
 
 /** Hands one task of a request to Piscina under the request's abort and clocks. */
-type TaskRunner = (task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[] }) => Promise<ClassifyResult>
+type TaskRunner = (task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[] }) => Promise<unknown>
 
 export class ClassifierPool {
   /** What each worker reported holding of the first model when it started. */
@@ -87,15 +110,23 @@ export class ClassifierPool {
   readonly #busy = new Map<string, number>()
   readonly #idle = new Map<string, Array<() => void>>()
   readonly #workers: number
-  readonly #piscina: Piscina<Task, ClassifyResult>
+  readonly #piscina: Piscina<Task, unknown>
   readonly #publisher: ModelPublisher
   readonly #admission: Admission
   readonly #timeoutMs: number
   readonly #queueTimeoutMs: number
+  readonly #batching: BatchLimits
+  /** Each model's batching limits, when its settings set them. */
+  readonly #modelBatching = new Map<string, ModelBatching>()
+  /** Each model's gatherers of classify and score chunks (created on first use). */
+  readonly #batchers = new Map<string, AdaptiveBatcher<PredictResult>>()
+  /** Tasks handed to Piscina and not yet settled (running or in its queue). */
+  #running = 0
+  #observer: TaskObserver | undefined
   #closed = false
   readonly #starts: WorkerStarts
 
-  private constructor (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
+  private constructor (piscina: Piscina<Task, unknown>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
     this.#piscina = piscina
     this.#publisher = publisher
     this.#models.set(DEFAULT_MODEL_KEY, model)
@@ -104,7 +135,19 @@ export class ClassifierPool {
     this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
     this.#timeoutMs = options.predictionTimeoutMs
     this.#queueTimeoutMs = options.queueTimeoutMs ?? options.predictionTimeoutMs
+    this.#batching = options.adaptiveBatch ?? NO_BATCHING
+    if (options.modelBatching != null) this.#modelBatching.set(DEFAULT_MODEL_KEY, options.modelBatching)
     this.#starts = starts
+  }
+
+  /** Tells `observer` of every classify and score task from now on (the service's Prometheus histogram). */
+  observeTasks (observer: TaskObserver): void {
+    this.#observer = observer
+  }
+
+  /** The adaptive batching `key` is served with. */
+  batchingOf (key: string = DEFAULT_MODEL_KEY): BatchLimits {
+    return { ...this.#batching, ...this.#modelBatching.get(key) }
   }
 
   /** Workers started to replace one that crashed or timed out. */
@@ -125,7 +168,7 @@ export class ClassifierPool {
     // The workers start (and load their code) while the model decodes; it reaches them on a channel.
     const publisher = new ModelPublisher()
     const init: WorkerInit = { modelChannel: publisher.name }
-    const piscina = new Piscina<Task, ClassifyResult>({
+    const piscina = new Piscina<Task, unknown>({
       filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
       name: 'classify',
       minThreads: options.workers,
@@ -184,6 +227,9 @@ export class ClassifierPool {
     const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, this.#workers)
     const model = modelStatus(decoded, statuses, performance.now() - started)
     this.#models.set(key, model)
+    this.#batchers.delete(key)
+    if (spec.batching != null) this.#modelBatching.set(key, spec.batching)
+    else this.#modelBatching.delete(key)
     return model
   }
 
@@ -191,6 +237,8 @@ export class ClassifierPool {
   async removeModel (key: string): Promise<void> {
     if ((this.#busy.get(key) ?? 0) > 0) await new Promise<void>(resolve => { this.#idle.set(key, [...(this.#idle.get(key) ?? []), resolve]) })
     this.#models.delete(key)
+    this.#batchers.delete(key)
+    this.#modelBatching.delete(key)
     this.#publisher.drop(key)
     // The drop message reaches an idle worker only with its next task; a task per worker now
     // has each let go and collect, and this thread collects too.
@@ -211,6 +259,89 @@ export class ClassifierPool {
         this.#idle.delete(key)
       }
     }
+  }
+
+  /**
+   * Hands one task to Piscina, counting it while it runs or waits in Piscina's queue; when it
+   * settles, a worker is free, and the batchers may send what gathered.
+   */
+  async #hand (key: string, task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[], readonly signal: TaskAbort }): Promise<unknown> {
+    if (options.name === 'predict') this.#observer?.(key, (task as PredictTask).texts.length, 1)
+    this.#running++
+    try {
+      return await this.#piscina.run(task, options)
+    } finally {
+      this.#workerDone()
+    }
+  }
+
+  /** A task settled: its worker is free, and the batchers may send what gathered. */
+  #workerDone (): void {
+    this.#running--
+    for (const b of this.#batchers.values()) b.workerFreed()
+  }
+
+  /** How many workers would take a task now. */
+  #freeWorkers (): number {
+    return Math.max(0, this.#piscina.threads.length - this.#running)
+  }
+
+  /**
+   * One gathered task (many requests' chunks) under clocks of its own: PREDICTION_TIMEOUT_MS
+   * from the moment a worker takes it (DECISIONS.md 12: per worker task), QUEUE_TIMEOUT_MS in
+   * Piscina's queue; past either, every request in it gets the 503.
+   */
+  async #runGathered (key: string, texts: string[], chunks: number, scores: boolean): Promise<PredictResult> {
+    this.#observer?.(key, texts.length, chunks)
+    const abort = new TaskAbort()
+    const limits = { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs }
+    const clock = new TaskClock(abort, limits)
+    this.#running++
+    try {
+      return await clock.run({ texts, model: key, scores } satisfies PredictTask, async tagged => await this.#piscina.run(tagged, { name: 'predict', signal: abort })) as PredictResult
+    } catch (err) {
+      throw workerFailure(err, abort.aborted ? clock.overrun : null, limits)
+    } finally {
+      clock.stop()
+      this.#workerDone()
+    }
+  }
+
+  /** The gatherer of `key`'s chunks, or undefined when the model is not batched. */
+  #batcher (key: string): AdaptiveBatcher<PredictResult> | undefined {
+    const limits = this.batchingOf(key)
+    if (!gathers(limits)) return undefined
+    let b = this.#batchers.get(key)
+    if (b === undefined) {
+      b = new AdaptiveBatcher<PredictResult>(limits, async (texts, chunks, scores) => await this.#runGathered(key, texts, chunks, scores), () => this.#freeWorkers())
+      this.#batchers.set(key, b)
+    }
+    return b
+  }
+
+  /**
+   * Each chunk of `batchSize` texts as a share of a worker task's result: a task of its own
+   * (batching off), or gathered with other requests' chunks.
+   */
+  async #shares (key: string, texts: readonly string[], batchSize: number, scores: boolean, run: TaskRunner, abort: TaskAbort, taskEnded?: (report: TaskReport) => void): Promise<Array<Share<PredictResult>>> {
+    const chunks: Array<readonly string[]> = []
+    for (let start = 0; start < texts.length; start += batchSize) chunks.push(texts.slice(start, start + batchSize))
+    const batcher = this.#batcher(key)
+    if (batcher !== undefined) {
+      return await Promise.all(chunks.map(async chunk => taskEnded === undefined
+        ? await batcher.submit(chunk, scores)
+        : await watchShare(chunk.length, async () => await batcher.submit(chunk, scores), taskEnded)))
+    }
+    return await Promise.all(chunks.map(async chunk => {
+      try {
+        const result = await run({ texts: chunk, model: key, scores } satisfies PredictTask, { name: 'predict' }) as PredictResult
+        return { result, offset: 0, length: chunk.length }
+      } catch (err) {
+        // One failed chunk ends the request: stop its siblings too.
+        abort.abort()
+        throw err
+      }
+    }))
   }
 
   /** Workers alive now. */
@@ -237,7 +368,7 @@ export class ClassifierPool {
    * (503) when it waited past queueTimeoutMs for a slot or a worker, ERR_PREDICTION_TIMEOUT
    * (503) when a task ran past the timeout on its worker, ERR_WORKER_UNAVAILABLE (503) after
    * close, ERR_INTERNAL (500) when a worker fails. `observer` (tracing) is told of the
-   * admission and of each task (task-observer.ts).
+   * admission and of each task it runs (task-observer.ts).
    */
   async #admitted<T> (key: string, work: (run: TaskRunner, abort: TaskAbort) => Promise<T>, observer?: PoolObserver): Promise<T> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
@@ -248,7 +379,7 @@ export class ClassifierPool {
     const clock = new TaskClock(abort, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
     const taskEnded = observer?.taskEnded
     const run: TaskRunner = async (task, options) => {
-      const dispatch = async (tagged: Task): Promise<ClassifyResult> => await this.#piscina.run(tagged, { ...options, signal: abort })
+      const dispatch = async (tagged: Task): Promise<unknown> => await this.#hand(key, tagged, { ...options, signal: abort })
       return taskEnded === undefined ? await clock.run(task, dispatch) : await watchTask(clock, task, options.name, dispatch, taskEnded)
     }
     try {
@@ -262,51 +393,33 @@ export class ClassifierPool {
   }
 
   /**
-   * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order.
+   * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order; with
+   * `scores`, each text's predict_proba and decision_function rows too (V2's outputs).
    * @throws ServiceError as `#admitted` says.
    */
-  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<Classified> {
+  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, scores = false, observer?: PoolObserver): Promise<Predicted> {
     return await this.#admitted(key, async (run, abort) => {
-      const chunks: Array<Promise<ClassifyResult>> = []
-      for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'classify' }))
-      }
-      const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => {
-        // One failed chunk ends the request: stop its siblings too.
-        abort.abort()
-        throw err
-      })))
+      const shares = await this.#shares(key, texts, batchSize, scores, run, abort, observer?.taskEnded)
       const n = texts.length
-      const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n), known: new Int32Array(n) }
-      results.forEach(({ columns }, c) => {
-        const m = columns.length / RESULT_COLUMNS.length
-        RESULT_COLUMNS.forEach((column, k) => { out[column].set(columns.subarray(k * m, (k + 1) * m), c * batchSize) })
-      })
-      return out
-    }, observer)
-  }
-
-  /**
-   * Every text's label index, probabilities and decision values, in chunks of `batchSize`
-   * run in parallel, rows in input order (the Open Inference Protocol's outputs).
-   * @throws ServiceError as `#admitted` says.
-   */
-  async score (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<ScoreResult> {
-    return await this.#admitted(key, async (run, abort) => {
-      const chunks: Array<Promise<ScoreResult>> = []
-      for (let start = 0; start < texts.length; start += batchSize) {
-        chunks.push(run({ texts: texts.slice(start, start + batchSize), model: key } satisfies ClassifyTask, { name: 'score' }) as unknown as Promise<ScoreResult>)
+      const first = shares[0]!.result
+      const { probaWidth, decisionWidth } = first
+      const out = {
+        classIndex: new Int32Array(n),
+        confidence: new Float64Array(n),
+        seconds: new Float64Array(n),
+        terms: new Int32Array(n),
+        known: new Int32Array(n),
+        proba: scores && first.proba !== null ? new Float64Array(n * probaWidth) : null,
+        decision: scores && first.decision !== null ? new Float64Array(n * decisionWidth) : null,
+        probaWidth,
+        decisionWidth
       }
-      const results = await Promise.all(chunks.map(async chunk => await chunk.catch((err: unknown) => { abort.abort(); throw err })))
-      if (results.length === 1) return results[0]!
-      const n = texts.length
-      const { probaWidth, decisionWidth } = results[0]!
-      const out = { classIndex: new Int32Array(n), confidence: new Float64Array(n), proba: results[0]!.proba === null ? null : new Float64Array(n * probaWidth), decision: results[0]!.decision === null ? null : new Float64Array(n * decisionWidth), probaWidth, decisionWidth }
-      results.forEach((r, c) => {
-        out.classIndex.set(r.classIndex, c * batchSize)
-        out.confidence.set(r.confidence, c * batchSize)
-        out.proba?.set(r.proba!, c * batchSize * probaWidth)
-        out.decision?.set(r.decision!, c * batchSize * decisionWidth)
+      shares.forEach(({ result: r, offset, length }, c) => {
+        const at = c * batchSize
+        const m = r.columns.length / RESULT_COLUMNS.length
+        RESULT_COLUMNS.forEach((column, k) => { out[column].set(r.columns.subarray(k * m + offset, k * m + offset + length), at) })
+        out.proba?.set(r.proba!.subarray(offset * probaWidth, (offset + length) * probaWidth), at * probaWidth)
+        out.decision?.set(r.decision!.subarray(offset * decisionWidth, (offset + length) * decisionWidth), at * decisionWidth)
       })
       return out
     }, observer)
@@ -320,7 +433,7 @@ export class ClassifierPool {
   async predictLines (chunk: Uint8Array, format: LineFormat): Promise<LinesResult> {
     return await this.#admitted(DEFAULT_MODEL_KEY, async run => {
       const task: LinesTask = { chunk, format }
-      return await run(task, { name: 'lines', transferList: [chunk.buffer as ArrayBuffer] }) as unknown as LinesResult
+      return await run(task, { name: 'lines', transferList: [chunk.buffer as ArrayBuffer] }) as LinesResult
     })
   }
 
@@ -334,7 +447,7 @@ export class ClassifierPool {
     if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
     return await this.#admitted(key, async run => {
       const task: ExplainTask = { texts, topK, model: key }
-      return await run(task, { name: 'explain' }) as unknown as Explanation[]
+      return await run(task, { name: 'explain' }) as Explanation[]
     }, observer)
   }
 
@@ -350,13 +463,15 @@ export class ClassifierPool {
 }
 
 /** Stops every worker, once none is still loading its modules (see worker-starts.ts). */
-async function destroyPool (piscina: Piscina<Task, ClassifyResult>, starts: WorkerStarts): Promise<void> {
+async function destroyPool (piscina: Piscina<Task, unknown>, starts: WorkerStarts): Promise<void> {
   await starts.settled(() => piscina.threads)
   await piscina.destroy()
 }
 
 /** A task's failure as the service reports it: 503 for our own clocks (saying which), 500 for anything else. */
 function workerFailure (err: unknown, overrun: Overrun | null, limits: { readonly queueMs: number, readonly runMs: number }): ServiceError {
+  // Already the answer (a gathered task's, which every request in it shares).
+  if (err instanceof ServiceError) return err
   if (overrun === 'run' && isAbort(err)) return new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${limits.runMs} ms`, { cause: err })
   if (overrun === 'queue' && isAbort(err)) return new ServiceError('ERR_QUEUE_TIMEOUT', `waited ${limits.queueMs} ms for a worker`, { cause: err })
   // The app's own function failing on a text is named (the log of a 500 shows it; the client never does).
@@ -374,7 +489,7 @@ function isAbort (err: unknown): boolean {
  * worker (a worker takes one such task at a time and answers once the model is created).
  * @throws ServiceError when a worker cannot create it (the key is dropped again).
  */
-async function publishAndCreate (piscina: Piscina<Task, ClassifyResult>, publisher: ModelPublisher, key: string, decoded: DecodedModel, workers: number): Promise<WorkerStatus[]> {
+async function publishAndCreate (piscina: Piscina<Task, unknown>, publisher: ModelPublisher, key: string, decoded: DecodedModel, workers: number): Promise<WorkerStatus[]> {
   // The settings and functions module as the decoding read them, not the files again.
   publisher.publish(key, { state: decoded.state, app: decoded.app })
   const statuses = await Promise.all(Array.from({ length: workers }, async () =>

@@ -22,8 +22,11 @@ interface ForModel {
 
 export interface StatusTask extends ForModel {}
 
-export interface ClassifyTask extends ForModel {
+/** Every prediction, whatever carried it (the spec's routes, V2 over REST or gRPC): one task. */
+export interface PredictTask extends ForModel {
   readonly texts: readonly string[]
+  /** Also each text's predict_proba and decision_function rows (V2's outputs ask for them). */
+  readonly scores: boolean
   /** Time the vectorizer and the classifier and send their times back (a traced call). */
   readonly timed?: boolean
 }
@@ -41,32 +44,24 @@ export interface LinesTask extends ForModel {
 }
 
 /**
- * Per text, in input order, five columns of one array (one array crosses threads for less
- * than five: 1.2 against 2.6 us a chunk, measured): class index, confidence, seconds spent on
- * it, the terms the analyzer made of it, and how many of those are features.
+ * A predict task's answer. Per text, in input order, five columns of one array (one array
+ * crosses threads for less than five: 1.2 against 2.6 us a chunk, measured): class index,
+ * confidence (DECISIONS.md 16), seconds spent on it, the terms the analyzer made of it, and
+ * how many of those are features; and, when the task asked for scores, the rows of each.
  */
-export interface ClassifyResult {
+export interface PredictResult {
   readonly columns: Float64Array
-  /** A timed task's phases. */
-  readonly phases?: WorkerPhases
-}
-
-export const RESULT_COLUMNS = ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const
-
-/** The whole scores of each text (the Open Inference Protocol's outputs): rows of `width`, in input order. */
-export interface ScoreResult {
-  readonly classIndex: Int32Array
-  /** DECISIONS.md 16's confidence of each text. */
-  readonly confidence: Float64Array
-  /** `predict_proba` rows, or null when the model has none. */
+  /** `predict_proba` rows of `probaWidth`, or null when not asked or the model has none. */
   readonly proba: Float64Array | null
-  /** `decision_function` rows (one value per text for two classes), or null when the model has none. */
+  /** `decision_function` rows of `decisionWidth` (one value per text for two classes), or null. */
   readonly decision: Float64Array | null
   readonly probaWidth: number
   readonly decisionWidth: number
   /** A timed task's phases. */
   readonly phases?: WorkerPhases
 }
+
+export const RESULT_COLUMNS = ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const
 
 export interface ExplainTask extends ForModel {
   readonly texts: readonly string[]

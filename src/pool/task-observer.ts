@@ -5,6 +5,7 @@
  * back in the task's result). Tracing (src/tracing/) draws its spans from these; the pool
  * knows nothing of spans. A call with no observer runs as before: no clock read, no flag sent.
  */
+import type { Share } from './adaptive-batcher.js'
 import type { TaskClock } from './task-clock.js'
 import type { WorkerPhases } from './messages.js'
 
@@ -27,6 +28,12 @@ export interface TaskReport {
   /** What the worker measured, summed over its texts; absent for a failed task or one that does not measure. */
   readonly phases?: WorkerPhases
   readonly failed: boolean
+  /**
+   * The texts went into a task gathered with other requests' (adaptive batching): `sentAt` is
+   * when this call handed them to the batcher, `endedAt` when its share came back; when a
+   * worker took the gathered task is not this call's to know (startedAt null).
+   */
+  readonly gathered?: boolean
 }
 
 /**
@@ -43,6 +50,19 @@ export async function watchTask<T extends object, R> (clock: TaskClock, task: T,
     return result
   } catch (err) {
     taskEnded({ name, texts, sentAt, startedAt, endedAt: performance.now(), failed: true })
+    throw err
+  }
+}
+
+/** One chunk handed to the adaptive batcher by `submit`, reported to `taskEnded` as a gathered task. */
+export async function watchShare<R> (texts: number, submit: () => Promise<Share<R>>, taskEnded: (report: TaskReport) => void): Promise<Share<R>> {
+  const sentAt = performance.now()
+  try {
+    const share = await submit()
+    taskEnded({ name: 'predict', texts, sentAt, startedAt: null, endedAt: performance.now(), failed: false, gathered: true })
+    return share
+  } catch (err) {
+    taskEnded({ name: 'predict', texts, sentAt, startedAt: null, endedAt: performance.now(), failed: true, gathered: true })
     throw err
   }
 }

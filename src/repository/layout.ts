@@ -27,7 +27,7 @@ function specIn (dir: string, modelDir: string): ModelSpec | string {
   const named = settings !== null && path.dirname(settings.file) === dir && settings.model !== null
   const files = named ? { model: settings.model!, vectorizers: [...settings.vectorizers] } : conventionalFiles(dir, new Set(settings?.labels != null && 'file' in settings.labels ? [settings.labels.file] : []))
   if (files.model === null) return `no model file in ${dir} (final_best_model.pkl, or one pickle)`
-  return { paths: { model: files.model, vectorizers: files.vectorizers }, settingsFile }
+  return { paths: { model: files.model, vectorizers: files.vectorizers }, settingsFile, batching: settings?.batching ?? null }
 }
 
 /** Reads one model folder; a bad settings file or a missing model is reported, not thrown. */

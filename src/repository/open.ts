@@ -10,6 +10,7 @@ import { modelPathsFromEnv } from '../paths.js'
 import { ClassifierPool, type ModelSpec, type PoolOptions } from '../pool/classifier-pool.js'
 import { chooseDefault, readModelFolder } from './layout.js'
 import { ModelRepository, type RepositoryEvents } from './model-repository.js'
+import { readModelSettings } from '../settings/model-settings.js'
 
 /** The default model: the repository's chosen one, or MODEL_PATH's as a repository of one. */
 export interface DefaultModel {
@@ -38,7 +39,8 @@ export function defaultModelOf (source: DefaultModelSource): DefaultModel {
     if (found.version === null) throw new ServiceError('ERR_CONFIG_INVALID', `MODEL_DIR holds no model that can be served: ${found.problem}`, { file: source.modelDir })
     return { name: source.modelName, version: found.version, folder: source.modelDir, spec: found.spec }
   }
-  return { name: source.modelName, version: '1', folder: null, spec: { paths: { model: source.modelPath, vectorizers: source.vectorizerPaths }, settingsFile: source.settingsFile } }
+  const batching = source.settingsFile === null ? null : readModelSettings(source.settingsFile).batching
+  return { name: source.modelName, version: '1', folder: null, spec: { paths: { model: source.modelPath, vectorizers: source.vectorizerPaths }, settingsFile: source.settingsFile, batching } }
 }
 
 /** The same settings read straight from the environment, before the configuration is parsed (main.ts starts decoding first). */
@@ -63,7 +65,7 @@ export function repositoryOver (pool: ClassifierPool, config: Readonly<Config>, 
 /** A pool serving the default model and a repository over it, the other models loaded. */
 export async function openRepository (config: Readonly<Config>, options: Partial<PoolOptions> = {}, events: RepositoryEvents = {}): Promise<{ pool: ClassifierPool, repository: ModelRepository }> {
   const first = defaultModelOf(config)
-  const pool = await ClassifierPool.start({ ...config, modelPath: first.spec.paths.model, vectorizerPaths: first.spec.paths.vectorizers ?? [], settingsFile: first.spec.settingsFile, ...options })
+  const pool = await ClassifierPool.start({ ...config, modelPath: first.spec.paths.model, vectorizerPaths: first.spec.paths.vectorizers ?? [], settingsFile: first.spec.settingsFile, modelBatching: first.spec.batching, ...options })
   const repository = repositoryOver(pool, config, first, events)
   await repository.loadAll()
   return { pool, repository }

@@ -60,13 +60,15 @@ export function createService ({ config, pool, logger = createLogger(config.logL
       onQuotaExhausted: (key, day, limit, resetsAt) => webhooks?.send('key.quota_exhausted', { key, day, texts_per_day: limit, resets_at: resetsAt.toISOString() })
     })
   access?.keys.watch()
+  const prometheus = config.enableMetrics ? prometheusOf(pool, cache, repository, access, webhooks, tracing) : undefined
+  if (prometheus !== undefined) pool.observeTasks((_model, texts) => prometheus.workerTaskTexts.observe(texts))
   return {
     config,
     pool,
     logger,
     cache,
     metrics: new ServiceMetrics(),
-    prometheus: config.enableMetrics ? prometheusOf(pool, cache, repository, access, webhooks, tracing) : undefined,
+    prometheus,
     repository,
     access,
     tracing

@@ -66,6 +66,7 @@ export class PrometheusMetrics {
   readonly textsPerRequest: Histogram
   readonly textLength: Histogram
   readonly vocabularyCoverage: Histogram
+  readonly workerTaskTexts: Histogram
   readonly textsWithoutKnownFeature: Counter
   readonly rejections: Counter<'cause'>
   readonly modelRequests: Counter<'model' | 'version' | 'status'>
@@ -80,6 +81,7 @@ export class PrometheusMetrics {
     this.predictions = counter({ name: 'tfidf_predictions_total', help: 'Texts predicted, by the label given', labelNames: ['label'] })
     this.textsPerRequest = new Histogram({ name: 'tfidf_texts_per_request', help: 'Texts in each prediction request', buckets: [1, 2, 5, 10, 20, 50, 100, 200], registers })
     this.textLength = new Histogram({ name: 'tfidf_text_length_characters', help: 'Length of each text predicted, in UTF-16 code units', buckets: [10, 30, 100, 300, 1000, 3000, 10000, 30000], registers })
+    this.workerTaskTexts = new Histogram({ name: 'tfidf_worker_task_texts', help: 'Texts in each prediction task handed to a worker: one request\'s chunk of batch_size, or the chunks of several requests that adaptive batching gathered', buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500], registers })
     this.vocabularyCoverage = new Histogram({ name: 'tfidf_vocabulary_coverage_ratio', help: 'Share of a text\'s terms (n-grams, with repeats) that are features of the model; texts the model was not trained for sit low', buckets: [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1], registers })
     this.textsWithoutKnownFeature = counter({ name: 'tfidf_texts_without_known_feature_total', help: 'Texts with no term the model knows: their prediction is the intercept\'s alone' })
     this.rejections = counter({ name: 'tfidf_rejected_requests_total', help: 'Requests answered 503, by cause (timeouts included)', labelNames: ['cause'] })

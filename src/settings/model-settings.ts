@@ -31,6 +31,14 @@ export interface ModelSettings {
   /** The module of the app's functions (absolute), or null. */
   readonly functions: string | null
   readonly labels: LabelSource | null
+  /** MLServer's adaptive batching, `max_batch_size` and `max_batch_time` (seconds), as far as the file sets them. */
+  readonly batching: ModelBatching | null
+}
+
+/** A model's own adaptive batching; what it leaves out comes from ADAPTIVE_BATCH_*. */
+export interface ModelBatching {
+  readonly maxTexts?: number
+  readonly maxWaitMs?: number
 }
 
 /** The key under `parameters.extra` that holds tfidf-serve's own settings. */
@@ -41,6 +49,8 @@ const SCHEMA = {
   type: 'object',
   properties: {
     name: { type: 'string', minLength: 1 },
+    max_batch_size: { type: 'integer', minimum: 1, maximum: 100000 },
+    max_batch_time: { type: 'number', minimum: 0, maximum: 60 },
     parameters: {
       type: 'object',
       properties: {
@@ -151,7 +161,7 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const steps = ((raw as { parameters?: { extra?: Record<string, { preprocess?: Array<{ op: string }> }> } }).parameters?.extra?.[SETTINGS_KEY]?.preprocess) ?? []
   const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
   if (wrongStep !== undefined) throw problem(absolute, wrongStep)
-  const doc = raw as { name?: string, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
+  const doc = raw as { name?: string, max_batch_size?: number, max_batch_time?: number, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
   const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string> }
   const dir = path.dirname(absolute)
   const at = (p: string): string => path.resolve(dir, p)
@@ -176,7 +186,10 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
     vectorizers: Object.freeze(vectorizers),
     preprocess: Object.freeze(ours.preprocess ?? []),
     functions: ours.functions === undefined ? null : at(ours.functions),
-    labels
+    labels,
+    batching: doc.max_batch_size === undefined && doc.max_batch_time === undefined
+      ? null
+      : Object.freeze({ ...(doc.max_batch_size === undefined ? {} : { maxTexts: doc.max_batch_size }), ...(doc.max_batch_time === undefined ? {} : { maxWaitMs: doc.max_batch_time * 1000 }) })
   })
 }
 

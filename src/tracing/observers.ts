@@ -28,14 +28,16 @@ export function poolObserver (span: TraceSpan, model: TracedModel): PoolObserver
     admitted: (askedAt, admittedAt) => { span.record('admission', askedAt, admittedAt, { 'tfidf.admission.wait_ms': round(admittedAt - askedAt) }) },
     taskEnded: report => {
       const started = report.startedAt ?? report.endedAt
+      const known = report.gathered !== true
       span.record(`worker ${report.name}`, report.sentAt, report.endedAt, {
         ...modelAttributes,
         'tfidf.texts': report.texts,
-        'tfidf.worker.wait_ms': round(started - report.sentAt),
-        'tfidf.worker.run_ms': round(report.endedAt - started),
+        'tfidf.worker.gathered': known ? undefined : true,
+        'tfidf.worker.wait_ms': known ? round(started - report.sentAt) : undefined,
+        'tfidf.worker.run_ms': known ? round(report.endedAt - started) : undefined,
         'tfidf.worker.vectorize_ms': report.phases === undefined ? undefined : round(report.phases.vectorizeMs),
         'tfidf.worker.score_ms': report.phases === undefined ? undefined : round(report.phases.scoreMs)
-      }, report.failed ? { error: report.startedAt === null ? 'not_started' : 'task_failed' } : undefined)
+      }, report.failed ? { error: report.startedAt === null && known ? 'not_started' : 'task_failed' } : undefined)
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises'
 import * as real from '../../workers/classify.js'
-import type { ClassifyResult, ClassifyTask, ScoreResult } from '../../src/pool/messages.js'
+import type { PredictResult, PredictTask } from '../../src/pool/messages.js'
 
 export const status = real.status
 export const lines = real.lines
@@ -20,13 +20,7 @@ async function hooks (texts: readonly string[]): Promise<void> {
   }
 }
 
-export async function classify (task: ClassifyTask): Promise<ClassifyResult> {
+export async function predict (task: PredictTask): Promise<PredictResult> {
   await hooks(task.texts)
-  return await real.classify(task)
-}
-
-/** V2's scores (REST and gRPC) take the same hooks. */
-export async function score (task: ClassifyTask): Promise<ScoreResult> {
-  await hooks(task.texts)
-  return await real.score(task)
+  return await real.predict(task)
 }

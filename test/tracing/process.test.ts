@@ -64,7 +64,7 @@ describe('tracing in the service process', function () {
       const traceId = '4bf92f3577b34da6a3ce929d0e0e4736'
       const answer = await post(port, '/predict', { text: 'a moving and beautiful film' }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` })
       expect(answer.status).to.equal(200)
-      await waitFor(() => receiver.spans.some(s => s.traceId === traceId && s.name === 'worker classify'))
+      await waitFor(() => receiver.spans.some(s => s.traceId === traceId && s.name === 'worker predict'))
       const server = receiver.spans.find(s => s.traceId === traceId && s.name === 'POST /predict')!
       expect(server.resource).to.deep.include({ 'service.name': 'classifier-test', 'deployment.environment.name': 'ci', 'k8s.pod.name': 'classifier-7d9f', 'telemetry.sdk.language': 'nodejs' })
       await waitFor(() => logLines(run).some(l => l.msg === 'request' && l.trace_id === traceId))

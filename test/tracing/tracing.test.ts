@@ -149,7 +149,7 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
     expect(answer.headers.traceparent).to.equal(`00-${c.traceId}-${server.spanId}-01`)
     const cache = one(spans, 'cache lookup')
     const admission = one(spans, 'admission')
-    const task = one(spans, 'worker classify')
+    const task = one(spans, 'worker predict')
     for (const child of [cache, admission, task]) {
       expect(child.parentSpanId, child.name).to.equal(server.spanId)
       expect(child.kind, child.name).to.equal(1)
@@ -173,7 +173,7 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
     const c = caller()
     expect((await send(service.port, 'POST', '/batch_predict', { texts, batch_size: 10 }, { traceparent: c.traceparent })).status).to.equal(200)
     const spans = await traceOf(receiver, service.tracing, c.traceId, 6)
-    expect(named(spans, 'worker classify').map(s => s.attributes['tfidf.texts']).sort()).to.deep.equal([10, 10, 5])
+    expect(named(spans, 'worker predict').map(s => s.attributes['tfidf.texts']).sort()).to.deep.equal([10, 10, 5])
     const again = caller()
     expect((await send(service.port, 'POST', '/batch_predict', { texts, batch_size: 10 }, { traceparent: again.traceparent })).status).to.equal(200)
     const cached = await traceOf(receiver, service.tracing, again.traceId, 2)
@@ -190,7 +190,7 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
     expect(server).to.deep.include({ parentSpanId: c.spanId, kind: 2 })
     expect(server.attributes).to.deep.include({ 'http.route': '/v2/models/:name/infer', 'url.path': '/v2/models/default/infer', 'http.response.status_code': 200 })
     expect(answer.headers.traceparent).to.equal(`00-${c.traceId}-${server.spanId}-01`)
-    const task = one(spans, 'worker score')
+    const task = one(spans, 'worker predict')
     expect(task.parentSpanId).to.equal(server.spanId)
     expect(task.attributes).to.deep.include({ 'tfidf.model.name': 'default', 'tfidf.texts': 2 })
     expect(task.attributes['tfidf.worker.vectorize_ms']).to.be.a('number')
@@ -214,7 +214,7 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
     expect(server).to.deep.include({ parentSpanId: c.spanId, kind: 2 })
     expect(server.attributes).to.deep.include({ 'rpc.system.name': 'grpc', 'rpc.method': 'inference.GRPCInferenceService/ModelInfer', 'rpc.status_code': 'OK', 'network.peer.address': '127.0.0.1' })
     expect(answered.get('traceparent')).to.deep.equal([`00-${c.traceId}-${server.spanId}-01`])
-    expect(one(spans, 'worker score').parentSpanId).to.equal(server.spanId)
+    expect(one(spans, 'worker predict').parentSpanId).to.equal(server.spanId)
     expect(one(spans, 'admission').parentSpanId).to.equal(server.spanId)
     expectNoSecrets(spans, [TEXT])
     await waitFor(() => service.logged.some(l => l.msg === 'grpc call' && l.trace_id === c.traceId))
@@ -234,7 +234,7 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
     const server = one(spans, 'POST /predict')
     expect(server.attributes).to.deep.include({ 'error.type': 'ERR_PREDICTION_TIMEOUT', 'http.response.status_code': 503 })
     expect(server.status.code).to.equal(2)
-    const task = one(spans, 'worker classify')
+    const task = one(spans, 'worker predict')
     expect(task.status.code).to.equal(2)
     expect(task.attributes['error.type']).to.equal('task_failed')
 
@@ -263,6 +263,32 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
     expect(exported).to.be.greaterThan(10)
     expect(metrics).to.match(/^tfidf_trace_spans_dropped_total 0$/m)
     expect(metrics).to.match(/^tfidf_trace_spans_failed_total 0$/m)
+  })
+})
+
+describe('tracing: adaptive batching', function () {
+  this.timeout(60000)
+
+  it('draws a request\'s texts sent in a gathered task as its own worker span, marked gathered', async () => {
+    const receiver = await startReceiver()
+    const service = await serve({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, ADAPTIVE_BATCH_MAX_TEXTS: '64', ADAPTIVE_BATCH_MAX_WAIT_MS: '2' })
+    try {
+      const c = caller()
+      const answer = await send(service.port, 'POST', '/batch_predict', { texts: ['one fine film', 'a dull one', 'and a third'], batch_size: 2 }, { traceparent: c.traceparent })
+      expect(answer.status).to.equal(200)
+      const spans = await traceOf(receiver, service.tracing, c.traceId, 5)
+      const server = one(spans, 'POST /batch_predict')
+      const tasks = named(spans, 'worker predict')
+      expect(tasks.map(t => t.attributes['tfidf.texts']).sort()).to.deep.equal([1, 2])
+      for (const t of tasks) {
+        expect(t.parentSpanId).to.equal(server.spanId)
+        expect(t.attributes).to.deep.include({ 'tfidf.worker.gathered': true, 'tfidf.model.name': 'default' })
+        expect(t.status.code).to.equal(0)
+      }
+    } finally {
+      await service.close()
+      await receiver.close()
+    }
   })
 })
 

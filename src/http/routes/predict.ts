@@ -18,20 +18,18 @@ import type { TraceSpan } from '../../tracing/tracing.js'
 /** Classifies `texts`, from the cache where it can; identical texts are computed once. `trace`: the request's span, when traced. */
 async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonly string[], batchSize: number, trace?: TraceSpan): Promise<Classified> {
   const n = texts.length
-  // terms -1: from the cache, so the text's coverage is not known.
-  const out: Classified = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n).fill(-1), known: new Int32Array(n) }
   const cache = ctx.cache
   const keys = cache.enabled ? texts.map(t => cache.keyOf(t, model.key)) : texts
   // For each text not cached, the position of its first occurrence among the texts to compute.
   const slot = new Int32Array(n).fill(-1)
   const missing: string[] = []
   const firstMissing = new Map<string, number>()
+  const hits: Array<[number, { classIndex: number, confidence: number }]> = []
   const lookedAt = trace === undefined || !cache.enabled ? 0 : performance.now()
   texts.forEach((text, i) => {
     const hit = cache.get(keys[i]!)
     if (hit !== undefined) {
-      out.classIndex[i] = hit.classIndex
-      out.confidence[i] = hit.confidence
+      hits.push([i, hit])
       return
     }
     let m = firstMissing.get(keys[i]!)
@@ -42,12 +40,18 @@ async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonl
     }
     slot[i] = m
   })
-  if (lookedAt > 0) trace!.record('cache lookup', lookedAt, performance.now(), { 'tfidf.texts': n, 'tfidf.cache.misses': missing.length })
-  if (missing.length === 0) return out
-  const computed = await ctx.pool.classify(missing, batchSize, model.key, trace === undefined ? undefined : poolObserver(trace, model))
-  for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
   // Every text unique and computed (the cache off or cold): they are in order already.
-  if (missing.length === n) return computed
+  if (lookedAt > 0) trace!.record('cache lookup', lookedAt, performance.now(), { 'tfidf.texts': n, 'tfidf.cache.misses': missing.length })
+  const computed = missing.length === 0 ? undefined : await ctx.pool.classify(missing, batchSize, model.key, false, trace === undefined ? undefined : poolObserver(trace, model))
+  if (computed !== undefined) for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
+  if (computed !== undefined && missing.length === n) return computed
+  // terms -1: from the cache, so the text's coverage is not known.
+  const out: Classified = { classIndex: new Int32Array(n), confidence: new Float64Array(n), seconds: new Float64Array(n), terms: new Int32Array(n).fill(-1), known: new Int32Array(n) }
+  for (const [i, hit] of hits) {
+    out.classIndex[i] = hit.classIndex
+    out.confidence[i] = hit.confidence
+  }
+  if (computed === undefined) return out
   for (let i = 0; i < n; i++) {
     const m = slot[i]!
     if (m < 0) continue

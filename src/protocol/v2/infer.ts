@@ -7,7 +7,7 @@
  * into these types and encode the typed outputs back, so the two cannot drift.
  */
 import { ServiceError } from '../../errors.js'
-import type { ScoreResult } from '../../pool/messages.js'
+import type { Predicted } from '../../pool/classifier-pool.js'
 import { pyLen } from '../../python/py-len.js'
 
 /** A request the protocol refuses: 400 over REST, INVALID_ARGUMENT over gRPC (ERR_V2_INPUT). */
@@ -103,15 +103,14 @@ export function checkCount (texts: readonly string[], count: number): string[] {
   return texts as string[]
 }
 
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
-
 function checkTexts (texts: readonly string[], limits: TextLimits): void {
   if (texts.length === 0) fail('the input holds no texts')
   if (texts.length > limits.maxBatchSize) fail(`the input holds ${texts.length} texts; this model takes at most ${limits.maxBatchSize} per request (max_batch_size)`)
   texts.forEach((t, i) => {
     if (t.length === 0) fail(`text ${i} is empty`)
-    if (pyLen(t) > limits.maxTextLength) fail(`text ${i} has more than ${limits.maxTextLength} characters`)
-    if (LONE_SURROGATE.test(t)) fail(`text ${i} holds a lone UTF-16 surrogate`)
+    // Code points are counted only when UTF-16 units could be too many (DECISIONS.md 3).
+    if (t.length > limits.maxTextLength && pyLen(t) > limits.maxTextLength) fail(`text ${i} has more than ${limits.maxTextLength} characters`)
+    if (!(t as unknown as { isWellFormed: () => boolean }).isWellFormed()) fail(`text ${i} holds a lone UTF-16 surrogate`)
   })
 }
 
@@ -171,11 +170,16 @@ function classify (rows: Float64Array, width: number, n: number, k: number, labe
   return out
 }
 
+/** Whether a request's outputs need score rows: all outputs (none named), the scores themselves, or a top-k of them. */
+export function needsScores (request: InferRequest): boolean {
+  return request.outputs === null || request.outputs.some(o => o.name === 'predict_proba' || o.name === 'decision_function' || o.classification !== undefined)
+}
+
 /**
  * The output tensors of a scored batch, as the request asks for them.
  * @throws V2InputError when an output asked for is one the model lacks.
  */
-export function inferOutputs (request: InferRequest, scores: ScoreResult, model: ModelView): OutputTensor[] {
+export function inferOutputs (request: InferRequest, scores: Predicted, model: ModelView): OutputTensor[] {
   const n = request.texts.length
   const available: RequestedOutput[] = OUTPUT_NAMES
     .filter(name => (name !== 'predict_proba' || scores.proba !== null) && (name !== 'decision_function' || scores.decision !== null))

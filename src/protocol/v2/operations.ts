@@ -8,13 +8,13 @@
  */
 import type { Scope } from '../../access/access-control.js'
 import { ServiceError } from '../../errors.js'
-import type { ScoreResult } from '../../pool/messages.js'
+import type { Predicted } from '../../pool/classifier-pool.js'
 import { withinTime } from '../../pool/request-time.js'
 import type { ModelState, ServedModel } from '../../repository/model-repository.js'
 import { API_VERSION, type ServiceContext } from '../../service/context.js'
 import { poolObserver } from '../../tracing/observers.js'
 import type { TraceSpan } from '../../tracing/tracing.js'
-import { inferOutputs, type InferRequest, type ModelView, type OutputTensor, type TextLimits } from './infer.js'
+import { inferOutputs, needsScores, type InferRequest, type ModelView, type OutputTensor, type TextLimits } from './infer.js'
 import { modelTensors, V2_EXTENSIONS, V2_PLATFORM, type TensorMetadata } from './metadata.js'
 
 export interface ServerMetadata {
@@ -63,7 +63,7 @@ export interface InferCaller {
 export interface InferResult {
   readonly request: InferRequest
   readonly model: ModelView
-  readonly scores: ScoreResult
+  readonly scores: Predicted
   readonly outputs: readonly OutputTensor[]
 }
 
@@ -160,8 +160,9 @@ export class V2Operations {
     const request = decode(this.#limits)
     caller.onTexts?.(request.texts.length)
     await caller.chargeTexts(request.texts.length)
+    // The spec's routes' task: score rows only when an output needs them.
     const observer = caller.trace === undefined ? undefined : poolObserver(caller.trace, served)
-    const scores = await withinTime(this.#ctx.pool.score(request.texts, 10, served.key, observer), caller.startedAt, this.#ctx.config.requestTimeoutMs)
+    const scores = await withinTime(this.#ctx.pool.classify(request.texts, 10, served.key, needsScores(request), observer), caller.startedAt, this.#ctx.config.requestTimeoutMs)
     const model = { name: served.name, version: served.version, labels: served.labels }
     const outputs = inferOutputs(request, scores, model)
     this.#ctx.metrics.record(request.texts.length, (performance.now() - caller.startedAt) / 1000)

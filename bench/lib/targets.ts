@@ -1,0 +1,48 @@
+/** Issue 24's targets, read off one run's figures: each with its figure, its goal and whether it was met. */
+import type { Row } from './report.js'
+
+export interface Target {
+  readonly target: string
+  readonly figure: string
+  readonly goal: string
+  readonly met: boolean
+}
+
+interface Figures {
+  readonly http: readonly Row[]
+  readonly startup: ReadonlyArray<{ model: string, workers: number, startupSeconds: number, rssAfterLoadMb: number }>
+  readonly baselineMemory: ReadonlyArray<Record<string, unknown>>
+  readonly batching: ReadonlyArray<{ setting: string, scenario: string, textsPerSecond: number, p99Ms: number }>
+  readonly transports: ReadonlyArray<{ build: string, protocol: string, serverUs: number }>
+}
+
+const pct = (x: number): string => `${Math.round(x * 100)}%`
+
+export function targetRows (f: Figures): Target[] {
+  const out: Target[] = []
+  const ours = (scenario: string): Row | undefined => f.http.find(r => r.server === 'tfidf-serve' && r.model === 'default' && r.scenario === scenario)
+  for (const [scenario, goal] of [['batch50 c50', 0.6], ['single c10', 0.8]] as const) {
+    const r = ours(scenario)
+    if (r?.ofCeiling !== undefined) out.push({ target: `spec route, ${scenario}, of the no-op Express ceiling`, figure: pct(r.ofCeiling), goal: `>= ${pct(goal)}`, met: r.ofCeiling >= goal })
+  }
+  const off = f.batching.find(r => r.setting === 'off' && r.scenario === 'single c50')
+  const on = f.batching.find(r => r.setting !== 'off' && r.scenario === 'single c50')
+  if (off !== undefined && on !== undefined) {
+    const gain = on.textsPerSecond / off.textsPerSecond
+    out.push({ target: `adaptive batching (${on.setting}), single c50, against off`, figure: `${gain.toFixed(2)}x`, goal: '>= 1.5x', met: gain >= 1.5 })
+    const wait = Number(/, ([\d.]+) ms$/.exec(on.setting)?.[1] ?? NaN)
+    out.push({ target: 'its p99 over the p99 with batching off', figure: `+${(on.p99Ms - off.p99Ms).toFixed(0)} ms`, goal: `<= ${wait} ms (the wait bound)`, met: on.p99Ms - off.p99Ms <= wait })
+  }
+  const spec = f.transports.find(r => r.build === 'this build' && r.protocol === 'spec /predict')
+  for (const protocol of f.transports.filter(t => t.build === 'this build' && t.protocol !== 'spec /predict').map(t => t.protocol)) {
+    const r = f.transports.find(t => t.build === 'this build' && t.protocol === protocol)
+    if (spec !== undefined && r !== undefined) out.push({ target: `${protocol}: server CPU per text against the spec route`, figure: `${(r.serverUs / spec.serverUs).toFixed(2)}x`, goal: '<= 1.10x', met: r.serverUs / spec.serverUs <= 1.1 })
+  }
+  const large = f.startup.find(r => r.model === 'large' && r.workers === 2)
+  if (large !== undefined) {
+    out.push({ target: 'RSS after load, 200,000 features, 2 workers', figure: `${Math.round(large.rssAfterLoadMb)} MB`, goal: '<= 150 MB', met: large.rssAfterLoadMb <= 150 })
+    const python = f.baselineMemory.find(b => b.model === 'large' && b.workers === 1)?.startup_s as number | undefined
+    if (python !== undefined) out.push({ target: 'start-up to ready, 200,000 features, against the Python service', figure: `${(large.startupSeconds / python).toFixed(2)}x (${large.startupSeconds.toFixed(2)} s against ${python.toFixed(2)} s)`, goal: '<= 0.55x', met: large.startupSeconds / python <= 0.55 })
+  }
+  return out
+}

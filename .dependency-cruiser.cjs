@@ -171,6 +171,25 @@ module.exports = {
       to: { path: '^src/sklearn/' }
     },
     {
+      name: 'otel-sdk-only-in-tracing',
+      severity: 'error',
+      comment:
+        'The OpenTelemetry SDK is loaded only when tracing is configured (src/tracing/start.ts imports ' +
+        'it dynamically): any other module importing an @opentelemetry package would load it into every ' +
+        'process. The rest of the service speaks to src/tracing/tracing.ts\'s interfaces.',
+      from: { pathNot: '^src/tracing/(otel-tracing|span-counts)[.]ts$' },
+      to: { path: '(^|/)node_modules/@opentelemetry/' }
+    },
+    {
+      name: 'otel-tracing-only-through-start',
+      severity: 'error',
+      comment:
+        'src/tracing/otel-tracing.ts (and what it imports) holds the SDK: only start.ts may import it, ' +
+        'dynamically, and only when tracing is on.',
+      from: { pathNot: '^src/tracing/(start|otel-tracing)[.]ts$' },
+      to: { path: '^src/tracing/(otel-tracing|span-counts)[.]ts$' }
+    },
+    {
       name: 'workers-not-to-front',
       severity: 'error',
       comment:

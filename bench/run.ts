@@ -20,6 +20,7 @@ import { beside, matching, previousRun } from './lib/previous.js'
 import { targetRows } from './lib/targets.js'
 import { startBaseline, startNoop, startTfidf } from './lib/servers.js'
 import { accessRows, type AccessRow } from './sections/access.js'
+import { tracingRows, type TracingRow } from './sections/tracing.js'
 import { cacheRows } from './sections/cache-fill.js'
 import { cliRows } from './sections/cli-scaling.js'
 import { hostileRows, scanRows } from './sections/hostile-bodies.js'
@@ -33,7 +34,7 @@ import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 const argv = new Set(process.argv.slice(2))
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
-/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository, access, transports). */
+/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository, access, transports, tracing). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const runs = (section: string): boolean => ONLY === undefined || ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
@@ -150,6 +151,7 @@ async function main (): Promise<void> {
   const large = models.find(m => m.name === 'large')
   const repository = runs('repository') && large !== undefined ? await repositoryRows(large, texts, QUICK ? 3 : 8, settle, progress) : undefined
   const access = runs('access') ? await accessRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 5, progress) : []
+  const tracing = runs('tracing') ? await tracingRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 5, progress) : []
   // TRANSPORTS_BEFORE=<checkout with dist/>: the same protocols against an older build, round by round.
   const transportBuilds = [{ label: 'this build' }, ...(process.env.TRANSPORTS_BEFORE === undefined ? [] : [{ label: `before (${process.env.TRANSPORTS_BEFORE})`, root: process.env.TRANSPORTS_BEFORE }])]
   const transports = runs('transports') ? await transportRows(models[0]!, transportBuilds, texts, QUICK ? 2 : DURATION, QUICK ? 1 : 5, progress) : []
@@ -164,7 +166,7 @@ async function main (): Promise<void> {
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -230,6 +232,15 @@ async function main (): Promise<void> {
   if (targets.length > 0) {
     console.log('\n## Issue 24\'s targets, from this run\n')
     console.log(markdown(['target', 'figure', 'goal', 'met'], targets.map(t => [t.target, t.figure, t.goal, t.met ? 'yes' : 'no'])))
+  }
+  if (tracing.length > 0) {
+    console.log('\n## Tracing: off, configured with sampling 0, sampling 1 (OTLP/HTTP to a receiver on 127.0.0.1; default model, 2 workers; medians)\n')
+    const off = (scenario: string): TracingRow | undefined => tracing.find(r => r.server === 'tracing off' && r.scenario === scenario)
+    console.log(markdown(['server', 'scenario', 'texts/s', 'vs tracing off', 'rounds texts/s', 'p99 ms', 'front thread us/request', 'added front us/request', 'spans exported', 'spans dropped', 'non-2xx or wrong'],
+      tracing.map(r => {
+        const o = off(r.scenario)
+        return [r.server, r.scenario, fmt(r.textsPerSecond), ratio2(r.textsPerSecond, o?.textsPerSecond), r.rounds.join(' '), fmt(r.p99Ms), fmt(r.frontCpuUsPerRequest, 1), fmt(r.frontCpuUsPerRequest - (o?.frontCpuUsPerRequest ?? 0), 1), String(r.spansExported), String(r.spansDropped), String(r.non2xx)]
+      })))
   }
   console.log(`\nwrote bench/results/${stamp}.json and .svg`)
 }

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { ServiceError } from './errors.js'
 import { modelPathsFromEnv } from './paths.js'
+import { TRACING_PROPERTIES, tracingConfig, type TracingConfig } from './tracing/settings.js'
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
 
@@ -73,6 +74,8 @@ export interface Config {
   readonly webhookSecret: string | null
   /** WEBHOOK_QUEUE_SIZE: events held for a receiver that is down; past it the oldest are dropped (and counted). */
   readonly webhookQueueSize: number
+  /** OpenTelemetry tracing (the OTEL_* variables, src/tracing/settings.ts); null: off, and no SDK is loaded. */
+  readonly tracing: TracingConfig | null
 }
 
 const int = (minimum: number, maximum: number, fallback?: number): Record<string, unknown> =>
@@ -116,7 +119,8 @@ const SCHEMA = {
     RATE_LIMIT_ON_STORE_ERROR: { enum: ['open', 'closed'], default: 'open' },
     WEBHOOK_URL: { type: 'string', pattern: '^https?://' },
     WEBHOOK_SECRET: { type: 'string', minLength: 1 },
-    WEBHOOK_QUEUE_SIZE: int(1, 1_000_000, 1000)
+    WEBHOOK_QUEUE_SIZE: int(1, 1_000_000, 1000),
+    ...TRACING_PROPERTIES
   }
 } as const
 
@@ -184,7 +188,8 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     rateLimitOnStoreError: v.RATE_LIMIT_ON_STORE_ERROR as 'open' | 'closed',
     webhookUrl: (v.WEBHOOK_URL as string | undefined) ?? null,
     webhookSecret: (v.WEBHOOK_SECRET as string | undefined) ?? null,
-    webhookQueueSize: v.WEBHOOK_QUEUE_SIZE as number
+    webhookQueueSize: v.WEBHOOK_QUEUE_SIZE as number,
+    tracing: tracingConfig(v)
   }
   return Object.freeze({ ...config, vectorizerPaths: Object.freeze([...config.vectorizerPaths]) })
 }

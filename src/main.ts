@@ -50,6 +50,8 @@ export async function main (): Promise<void> {
     }, err => logger.error('worker error', { stack: (err as Error).stack }))
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
+    // Tracing (OTEL_EXPORTER_OTLP_*): the SDK is loaded only when configured, while the workers start.
+    const tracing = config.tracing === null ? undefined : await (await import('./tracing/start.js')).startTracing(config.tracing, logger)
     const [{ createApp }, { createServer }, { createService }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./service/create-service.js')])
     pool = await starting
     let stopping = false
@@ -57,11 +59,12 @@ export async function main (): Promise<void> {
       onEvent: event => {
         if (event.kind === 'load_failed') logger.error('model load failed', event)
         else logger.info(`model ${event.kind}`, event)
-        webhooks?.send(`model.${event.kind}`, { model: event.model, version: event.version, reason: event.reason, seconds: event.seconds })
+        tracing?.modelEvent(event)
+        webhooks?.send(`model.${event.kind}`, { model: event.model, version: event.version, reason: event.reason, seconds: event.kind === 'loaded' ? event.seconds : undefined })
       }
     })
     // One context for REST and gRPC: the same pool, repository, keys, limits and counters.
-    const context = createService({ config, pool, logger, repository, webhooks })
+    const context = createService({ config, pool, logger, repository, webhooks, tracing })
     // Shared limits from the first request: wait a little for Redis, never for long (a store that is down fails open or closed, per setting).
     if (context.access !== undefined && !await context.access.ready(2000)) logger.warn(`rate limit store ${config.redisUrl ?? ''} not reachable yet`)
     const app = createApp({ config, pool, isStopping: () => stopping, context })
@@ -105,6 +108,7 @@ export async function main (): Promise<void> {
     for (const note of pool.model.notes) logger.info(note)
     // The default model loaded before the repository existed: its event is sent here.
     webhooks?.send('model.loaded', { model: first.name, version: first.version, seconds: pool.model.loadMs / 1000 })
+    tracing?.modelEvent({ kind: 'loaded', model: first.name, version: first.version, seconds: pool.model.loadMs / 1000 })
     // The repository's other models load beside the default one, which already serves.
     repository.loadAll().catch(err => logger.error('repository load failed', { stack: (err as Error).stack }))
     // Polling starts in the same turn as loadAll's look at the folder: a folder added in between
@@ -132,6 +136,8 @@ export async function main (): Promise<void> {
           await context.access?.close()
           webhooks?.close()
           await readyPool.close()
+          // The spans still queued go out, if the collector takes them within two seconds.
+          await tracing?.shutdown(2000)
         }).then(() => {
           logger.info('stopped')
           process.exit(0)

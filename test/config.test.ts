@@ -54,7 +54,8 @@ describe('parseConfig', () => {
       rateLimitOnStoreError: 'open',
       webhookUrl: null,
       webhookSecret: null,
-      webhookQueueSize: 1000
+      webhookQueueSize: 1000,
+      tracing: null
     })
     expect(Object.isFrozen(c) && Object.isFrozen(c.vectorizerPaths)).to.equal(true)
   })
@@ -106,5 +107,60 @@ describe('parseConfig', () => {
     const message = failure({ PORT: 'x', WORKERS: '-1', MAX_QUEUE: 'many' }).message
     expect(message).to.equal('invalid configuration: PORT must be integer (got "x"); WORKERS must be >= 1 (got "-1"); MAX_QUEUE must be integer (got "many")')
     expect(message).to.not.contain('\n')
+  })
+
+  it('turns tracing on only with an OTLP endpoint, with the OpenTelemetry variables\' defaults', () => {
+    expect(parseConfig({ OTEL_SERVICE_NAME: 'x', OTEL_TRACES_SAMPLER: 'always_on' }).tracing).to.equal(null)
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' }).tracing).to.deep.equal({
+      endpoint: 'http://collector:4318/v1/traces',
+      resource: { 'service.name': 'tfidf-serve' },
+      sampler: 'parentbased_always_on',
+      samplerRatio: 1,
+      maxQueueSize: 2048,
+      maxExportBatchSize: 512,
+      scheduleDelayMs: 5000,
+      exportTimeoutMs: 30000
+    })
+    // The traces endpoint is taken as it is; the base one gets v1/traces.
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318/', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://b/otlp/traces' }).tracing?.endpoint).to.equal('https://b/otlp/traces')
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318/' }).tracing?.endpoint).to.equal('http://a:4318/v1/traces')
+    // Off again, as the specification says.
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_SDK_DISABLED: 'true' }).tracing).to.equal(null)
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4318', OTEL_TRACES_EXPORTER: 'none' }).tracing).to.equal(null)
+  })
+
+  it('reads the sampler, the batch limits and the resource attributes, OTEL_SERVICE_NAME first', () => {
+    const t = parseConfig({
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://c:4318/v1/traces',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+      OTEL_BSP_MAX_QUEUE_SIZE: '100',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '10',
+      OTEL_BSP_SCHEDULE_DELAY: '200',
+      OTEL_BSP_EXPORT_TIMEOUT: '1000',
+      OTEL_RESOURCE_ATTRIBUTES: 'service.name=ignored, k8s.pod.name=pod%2D1,deployment.environment.name=prod',
+      OTEL_SERVICE_NAME: 'classifier'
+    }).tracing
+    expect(t).to.deep.include({ sampler: 'parentbased_traceidratio', samplerRatio: 0.25, maxQueueSize: 100, maxExportBatchSize: 10, scheduleDelayMs: 200, exportTimeoutMs: 1000 })
+    expect(t?.resource).to.deep.equal({ 'service.name': 'classifier', 'k8s.pod.name': 'pod-1', 'deployment.environment.name': 'prod' })
+    expect(parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c', OTEL_RESOURCE_ATTRIBUTES: 'service.name=from-attributes' }).tracing?.resource).to.deep.equal({ 'service.name': 'from-attributes' })
+  })
+
+  it('refuses tracing settings it cannot follow, in the one line', () => {
+    const problems = (env: Record<string, string>): string => {
+      try {
+        parseConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', ...env })
+      } catch (err) {
+        expect((err as ServiceError).code).to.equal('ERR_CONFIG_INVALID')
+        return (err as Error).message
+      }
+      throw new Error('accepted')
+    }
+    expect(problems({ OTEL_TRACES_SAMPLER: 'sometimes' })).to.include('OTEL_TRACES_SAMPLER must be equal to one of the allowed values')
+    expect(problems({ OTEL_TRACES_SAMPLER_ARG: '1.5' })).to.include('OTEL_TRACES_SAMPLER_ARG must be <= 1')
+    expect(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).to.include('OTEL_EXPORTER_OTLP_ENDPOINT must match pattern')
+    expect(problems({ OTEL_BSP_MAX_QUEUE_SIZE: '10', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '20' })).to.equal('invalid configuration: OTEL_BSP_MAX_EXPORT_BATCH_SIZE (20) must not exceed OTEL_BSP_MAX_QUEUE_SIZE (10)')
+    expect(problems({ OTEL_RESOURCE_ATTRIBUTES: 'just-a-word' })).to.include('OTEL_RESOURCE_ATTRIBUTES must be key=value pairs')
+    expect(problems({ OTEL_RESOURCE_ATTRIBUTES: 'a=%E0%A4%A' })).to.include('not percent-encoded UTF-8')
   })
 })

@@ -10,7 +10,7 @@ import { createServedPredictor } from '../src/model/served-model.js'
 import { predictLines, type LinesResult } from '../src/prediction-lines.js'
 import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
-import type { TextClassifier } from '../src/sklearn/predictor.js'
+import type { PhaseTimes, TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
 import { DEFAULT_MODEL_KEY, type PredictResult, type PredictTask, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
 import { collectNow } from '../src/pool/collect-garbage.js'
@@ -89,6 +89,8 @@ async function predictor (key?: string): Promise<TextClassifier> {
 /** Every prediction's task: the columns of each text and, when asked, its score rows. */
 export async function predict (task: PredictTask): Promise<PredictResult> {
   const model = await predictor(task.model)
+  // A traced call's task times the vectorizer and the classifier (a worker has no tracer: the times go back with the result).
+  const phases: PhaseTimes | undefined = task.timed === true ? { vectorizeMs: 0, scoreMs: 0 } : undefined
   const n = task.texts.length
   // The columns of RESULT_COLUMNS, one after another.
   const columns = new Float64Array(5 * n)
@@ -101,7 +103,7 @@ export async function predict (task: PredictTask): Promise<PredictResult> {
     coverage.terms = 0
     coverage.known = 0
     const t0 = performance.now()
-    const p = model.predict(task.texts[i]!, coverage)
+    const p = model.predict(task.texts[i]!, coverage, phases)
     columns[2 * n + i] = (performance.now() - t0) / 1000
     columns[i] = p.classIndex
     columns[n + i] = p.confidence
@@ -117,7 +119,7 @@ export async function predict (task: PredictTask): Promise<PredictResult> {
     proba?.set(p.proba!, i * probaWidth)
     decision?.set(p.decision!, i * decisionWidth)
   }
-  return { columns, proba, decision, probaWidth, decisionWidth }
+  return phases === undefined ? { columns, proba, decision, probaWidth, decisionWidth } : { columns, proba, decision, probaWidth, decisionWidth, phases }
 }
 
 export async function explain (task: ExplainTask): Promise<Explanation[]> {

@@ -11,7 +11,7 @@ import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import { KeyRing } from './key-ring.js'
 import type { ApiKey, Scope } from './key-file.js'
-import { policyField, RateLimits, type Charge, type LimitKind, type PolicyState } from './rate-limits.js'
+import { policyField, RateLimits, type Charge, type LimitKind, type PolicyState, type StoreWatch } from './rate-limits.js'
 
 export type { ApiKey, Scope }
 
@@ -95,8 +95,11 @@ export class AccessControl {
     this.counts.denied.set(reason, (this.counts.denied.get(reason) ?? 0) + 1)
   }
 
-  /** The decision on a request for `scope` carrying `credentials`: its key, and one request counted against it. */
-  async admit (credentials: Credentials, scope: Scope): Promise<Decision> {
+  /**
+   * The decision on a request for `scope` carrying `credentials`: its key, and one request
+   * counted against it. `watch` is told of each call to the store (tracing).
+   */
+  async admit (credentials: Credentials, scope: Scope, watch?: StoreWatch): Promise<Decision> {
     const secret = secretOf(credentials)
     if (secret === undefined) {
       this.#deny('missing')
@@ -111,12 +114,12 @@ export class AccessControl {
       this.#deny('scope')
       return { ok: false, status: 403, key, detail: `the API key ${key.id} lacks the "${scope}" scope` }
     }
-    return this.#decide(key, await this.#limits.chargeRequest(key))
+    return this.#decide(key, await this.#limits.chargeRequest(key, watch))
   }
 
   /** `n` texts of `key` (a request already admitted), counted against its limits and quota. */
-  async chargeTexts (key: ApiKey, n: number): Promise<Decision> {
-    return this.#decide(key, await this.#limits.chargeTexts(key, n))
+  async chargeTexts (key: ApiKey, n: number, watch?: StoreWatch): Promise<Decision> {
+    return this.#decide(key, await this.#limits.chargeTexts(key, n, new Date(), watch))
   }
 
   #decide (key: ApiKey, charge: Charge): Decision {

@@ -26,6 +26,12 @@ export type Charge =
   | { readonly outcome: 'limited', readonly limit: LimitKind, readonly retryAfterSeconds: number, readonly states: readonly PolicyState[], readonly resetsAt?: Date }
   | { readonly outcome: 'store_failed', readonly error: Error }
 
+/**
+ * Told of each call to the shared store (Redis) a charge made, after it (tracing draws a span
+ * of each): the policy counted, performance.now() times, and whether the store failed.
+ */
+export type StoreWatch = (call: { readonly policy: PolicyState['policy'], readonly startedAt: number, readonly endedAt: number, readonly failed: boolean }) => void
+
 interface Limiter {
   consume: (key: string, points: number) => Promise<RateLimiterRes>
   reward?: (key: string, points: number) => Promise<RateLimiterRes>
@@ -90,6 +96,22 @@ export class RateLimits {
     this.#redis = redis
   }
 
+  /** `limiter`'s consume (or reward), told to `watch` when the counts live in Redis (in memory there is no round trip to show). */
+  async #call (watch: StoreWatch | undefined, policy: PolicyState['policy'], call: () => Promise<RateLimiterRes>): Promise<RateLimiterRes> {
+    if (watch === undefined || this.#redis === undefined) return await call()
+    const startedAt = performance.now()
+    let failed = false
+    try {
+      return await call()
+    } catch (err) {
+      // A refusal (RateLimiterRes) is an answer of the store, not a failure of it.
+      failed = !(err instanceof RateLimiterRes)
+      throw err
+    } finally {
+      watch({ policy, startedAt, endedAt: performance.now(), failed })
+    }
+  }
+
   #store (keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
     return this.#redis === undefined
       ? new RateLimiterMemory({ keyPrefix, points, duration })
@@ -133,12 +155,18 @@ export class RateLimits {
     return found
   }
 
+  /** Gives `n` refused texts back to the day's quota. */
+  async #reward (watch: StoreWatch | undefined, quota: { limiter: Limiter, key: string }, n: number): Promise<void> {
+    const reward = quota.limiter.reward
+    if (reward !== undefined) await this.#call(watch, 'daily', async () => await reward.call(quota.limiter, quota.key, n))
+  }
+
   /** One request of `key`, counted against its requests a second. */
-  async chargeRequest (key: ApiKey): Promise<Charge> {
+  async chargeRequest (key: ApiKey, watch?: StoreWatch): Promise<Charge> {
     const limiter = this.#limitersOf(key).requests
     if (limiter === undefined) return { outcome: 'allowed', states: [] }
     try {
-      const r = await limiter.consume(key.id, 1)
+      const r = await this.#call(watch, 'requests', async () => await limiter.consume(key.id, 1))
       return { outcome: 'allowed', states: [{ policy: 'requests', quota: key.limits.requestsPerSecond!, remaining: r.remainingPoints, resetSeconds: seconds(r.msBeforeNext) }] }
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) return { outcome: 'store_failed', error: err as Error }
@@ -148,7 +176,7 @@ export class RateLimits {
   }
 
   /** `n` texts of `key`, counted against its day's quota and its texts a second. */
-  async chargeTexts (key: ApiKey, n: number, now = new Date()): Promise<Charge> {
+  async chargeTexts (key: ApiKey, n: number, now = new Date(), watch?: StoreWatch): Promise<Charge> {
     const { textsPerDay } = key.limits
     const limiters = this.#limitersOf(key)
     const states: PolicyState[] = []
@@ -159,23 +187,24 @@ export class RateLimits {
         quota = { limiter: limiters.quota, key: `${key.id}:${day}` }
         const resetSeconds = seconds(endsAt.getTime() - now.getTime())
         try {
-          const r = await quota.limiter.consume(quota.key, n)
+          const r = await this.#call(watch, 'daily', async () => await quota!.limiter.consume(quota!.key, n))
           states.push({ policy: 'daily', quota: textsPerDay, remaining: r.remainingPoints, resetSeconds })
         } catch (err) {
           if (!(err instanceof RateLimiterRes)) throw err
           // Refused texts are not served, so they do not count.
-          await quota.limiter.reward?.(quota.key, n)
+          await this.#reward(watch, quota, n)
           const remaining = Math.max(0, textsPerDay - (err.consumedPoints - n))
           return { outcome: 'limited', limit: 'quota', retryAfterSeconds: resetSeconds, resetsAt: endsAt, states: [{ policy: 'daily', quota: textsPerDay, remaining, resetSeconds }] }
         }
       }
       if (limiters.texts !== undefined) {
         try {
-          const r = await limiters.texts.consume(key.id, n)
+          const texts = limiters.texts
+          const r = await this.#call(watch, 'texts', async () => await texts.consume(key.id, n))
           states.push({ policy: 'texts', quota: key.limits.textsPerSecond!, remaining: r.remainingPoints, resetSeconds: seconds(r.msBeforeNext) })
         } catch (err) {
           if (!(err instanceof RateLimiterRes)) throw err
-          if (quota !== undefined) await quota.limiter.reward?.(quota.key, n)
+          if (quota !== undefined) await this.#reward(watch, quota, n)
           const state: PolicyState = { policy: 'texts', quota: key.limits.textsPerSecond!, remaining: 0, resetSeconds: seconds(err.msBeforeNext) }
           // A batch larger than a whole second's texts can never pass: the client is told so by the detail.
           return { outcome: 'limited', limit: 'texts', retryAfterSeconds: state.resetSeconds, states: [...states.filter(s => s.policy !== 'daily'), state] }

@@ -4,7 +4,7 @@
  * and encodes what they return: health, server and model metadata, inference on any served
  * model, and Triton's repository RPCs (index, load, unload).
  */
-import { status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
+import { Metadata, status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { ApiKey, Scope } from '../access/access-control.js'
 import { AccessDenied } from '../access/denial.js'
 import { ServiceError } from '../errors.js'
@@ -13,9 +13,14 @@ import type { ServedModel } from '../repository/model-repository.js'
 import type { ServiceContext } from '../service/context.js'
 import { inferResponseMessage, readInferRequest, type ModelInferRequest } from './infer-messages.js'
 import { toGrpcError } from './status.js'
+import { tracedAdmit, tracedCharge } from '../tracing/observers.js'
+import type { RequestTrace } from '../tracing/tracing.js'
 
 /** What the gRPC services use of the app's context: the very objects REST uses. */
-export type GrpcContext = Pick<ServiceContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<ServiceContext, 'prometheus' | 'access'>>
+export type GrpcContext = Pick<ServiceContext, 'config' | 'pool' | 'logger' | 'metrics' | 'repository'> & Partial<Pick<ServiceContext, 'prometheus' | 'access' | 'tracing'>>
+
+/** The service's full name, as RPC spans name it. */
+const SERVICE = 'inference.GRPCInferenceService'
 
 /** The scope each RPC needs with keys on: its operation's, as REST's routes have it. */
 const SCOPES: Readonly<Record<string, Scope | null>> = {
@@ -41,6 +46,8 @@ interface CallInfo {
   texts?: number
   /** The call's API key, with keys on. */
   key?: ApiKey
+  /** The call's span, when it is traced. */
+  trace?: RequestTrace
 }
 
 /** A metadata value as a string (the first, if sent more than once). */
@@ -53,7 +60,7 @@ function metadataValue (call: ServerUnaryCall<unknown, unknown>, name: string): 
 async function admit (ctx: GrpcContext, method: string, call: ServerUnaryCall<unknown, unknown>, info: CallInfo): Promise<void> {
   const scope = SCOPES[method]
   if (ctx.access === undefined || scope === null || scope === undefined) return
-  const decision = await ctx.access.admit({ authorization: metadataValue(call, 'authorization'), apiKey: metadataValue(call, 'x-api-key') }, scope)
+  const decision = await tracedAdmit(ctx.access, info.trace, { authorization: metadataValue(call, 'authorization'), apiKey: metadataValue(call, 'x-api-key') }, scope)
   info.key = decision.key
   if (!decision.ok) throw new AccessDenied(decision)
 }
@@ -67,19 +74,28 @@ function unary (ctx: GrpcContext, method: string, handle: Handler): (call: Serve
   return (call, callback) => {
     const started = performance.now()
     const info: CallInfo = { startedAt: started }
-    const done = (code: number): void => {
+    // A sampled call's span continues the caller's trace (its metadata); the answer's metadata tells ours.
+    const trace = ctx.tracing?.startGrpc({ service: SERVICE, method, metadata: key => metadataValue(call, key), peer: () => call.getPeer(), startedAt: started })
+    if (trace !== undefined) {
+      info.trace = trace
+      const metadata = new Metadata()
+      metadata.set('traceparent', trace.traceparent)
+      call.sendMetadata(metadata)
+    }
+    const done = (code: number, err?: unknown): void => {
       const pino = ctx.logger.pino
       const level = code === status.OK ? 'info' : code === status.UNAVAILABLE ? 'warn' : code === status.INTERNAL ? 'error' : 'info'
       if (pino?.isLevelEnabled(level) === true) {
-        pino[level]({ rpc: method, status: status[code], duration_ms: Math.round((performance.now() - started) * 1000) / 1000, model: info.model?.name, key: info.key?.id, texts: info.texts, client: call.getPeer() }, 'grpc call')
+        pino[level]({ rpc: method, status: status[code], duration_ms: Math.round((performance.now() - started) * 1000) / 1000, model: info.model?.name, key: info.key?.id, texts: info.texts, client: call.getPeer(), trace_id: trace?.traceId, span_id: trace?.spanId }, 'grpc call')
       }
       if (info.model !== undefined) ctx.prometheus?.modelRequests.inc({ model: info.model.name, version: info.model.version, status: `grpc_${status[code]}` })
+      trace?.finish({ grpcCode: code, error: err instanceof ServiceError ? err.code : undefined })
     }
     admit(ctx, method, call, info).then(() => handle(call.request as never, info as never)).then(
       response => { done(status.OK); callback(null, response) },
       (err: unknown) => {
         const grpcError = toGrpcError(err, ctx.logger, method)
-        done(grpcError.code ?? status.UNKNOWN)
+        done(grpcError.code ?? status.UNKNOWN, err)
         callback(grpcError)
       }
     )
@@ -113,9 +129,10 @@ export function createInferenceService (ctx: GrpcContext): UntypedServiceImpleme
       const access = ctx.access
       const result = await v2.modelInfer({ name: req.model_name, version: req.model_version }, limits => readInferRequest(req, limits), {
         startedAt: info.startedAt,
+        trace: info.trace,
         chargeTexts: async n => {
           if (access === undefined || info.key === undefined) return
-          const decision = await access.chargeTexts(info.key, n)
+          const decision = await tracedCharge(access, info.trace, info.key, n)
           if (!decision.ok) throw new AccessDenied(decision)
         },
         onModel: model => { info.model = model },

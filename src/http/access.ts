@@ -11,6 +11,8 @@ import { AccessDenied } from '../access/denial.js'
 import { nearLimit, stateField } from '../access/rate-limits.js'
 import type { AppContext } from './context.js'
 import { drainAfterAnswer } from './linger.js'
+import { tracedAdmit, tracedCharge } from '../tracing/observers.js'
+import type { RequestTrace } from '../tracing/tracing.js'
 
 function header (req: Request, name: string): string | undefined {
   const value = req.headers[name]
@@ -49,7 +51,7 @@ export function requireKey (ctx: AppContext, scope: Scope, chargesTexts = false)
   const access = ctx.access
   if (access === undefined) return (_req, _res, next) => { next() }
   return async (req, res, next) => {
-    const decision = await access.admit({ authorization: header(req, 'authorization'), apiKey: header(req, 'x-api-key') }, scope)
+    const decision = await tracedAdmit(access, res.locals.trace as RequestTrace | undefined, { authorization: header(req, 'authorization'), apiKey: header(req, 'x-api-key') }, scope)
     if (decision.key !== undefined) res.locals.keyId = decision.key.id
     if (!decision.ok) drainAfterAnswer(req)
     apply(res, decision, chargesTexts)
@@ -62,5 +64,5 @@ export function requireKey (ctx: AppContext, scope: Scope, chargesTexts = false)
 export async function chargeTexts (ctx: AppContext, res: Response, n: number): Promise<void> {
   const key = res.locals.apiKey as Decision['key']
   if (ctx.access === undefined || key === undefined) return
-  apply(res, await ctx.access.chargeTexts(key, n))
+  apply(res, await tracedCharge(ctx.access, res.locals.trace as RequestTrace | undefined, key, n))
 }

@@ -125,6 +125,7 @@ export function createApp (options: AppOptions): Express {
   app.set('case sensitive routing', true)
   app.set('strict routing', true)
   const pino = logger.pino
+  const tracing = ctx.tracing
   const secure = helmetHeaders()
   // CORS open to all origins: its one header on every answer, the cors package for preflights.
   const preflight = cors()
@@ -135,6 +136,12 @@ export function createApp (options: AppOptions): Express {
     res.setHeader('X-Request-Id', res.locals.requestId as string)
     for (const [name, value] of secure) res.setHeader(name, value)
     if (isStopping()) res.setHeader('Connection', 'close')
+    // A sampled request's span continues the caller's trace; the answer tells the caller ours.
+    const trace = tracing?.startHttp(req, res.locals.startedAt as number)
+    if (trace !== undefined) {
+      res.locals.trace = trace
+      res.setHeader('traceparent', trace.traceparent)
+    }
     // 'close' comes for every response, sent whole or cut off: one log line, one count.
     res.once('close', () => {
       const status = sentStatus(res)
@@ -146,6 +153,7 @@ export function createApp (options: AppOptions): Express {
         const model = res.locals.model as string | undefined
         if (model !== undefined) ctx.prometheus.modelRequests.inc({ model, version: (res.locals.modelVersion as string | undefined) ?? '', status })
       }
+      trace?.finish({ status, route: route === undefined ? undefined : req.baseUrl + route, error: res.locals.errorCode as string | undefined })
     })
     if (req.method === 'OPTIONS') return preflight(req, res, next)
     res.setHeader('Access-Control-Allow-Origin', '*')

@@ -28,6 +28,8 @@ export function createErrorHandler (logger: Logger, prometheus: PrometheusMetric
     }
     const answer = answerFor(err)
     const status = form === 'v2' ? answer.v2Status : answer.httpStatus
+    // The request's span records it (src/tracing/).
+    res.locals.errorCode = answer.code
     if (answer.errorId !== undefined) {
       res.locals.errorId = answer.errorId
       logger.error('internal server error', { error_id: answer.errorId, request_id: res.locals.requestId, ...internalDetails(err) })

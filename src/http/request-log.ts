@@ -1,7 +1,8 @@
 /**
  * One log line per request, written with pino when the response is done: method, path,
- * status, duration, the req-<n> id, the texts it carried, the client's address, and an
- * incoming X-Request-Id or W3C traceparent beside our id. Never a text. 5xx at error, 503 at
+ * status, duration, the req-<n> id, the texts it carried, the client's address, an
+ * incoming X-Request-Id or W3C traceparent beside our id, and a traced request's trace_id
+ * and span_id. Never a text. 5xx at error, 503 at
  * warn, the rest at info. The status is the one sent, or "aborted" when the client went away
  * before the answer was sent whole (DECISIONS.md 13).
  *
@@ -12,6 +13,7 @@
  */
 import type { Request, Response } from 'express'
 import type { Logger as Pino } from 'pino'
+import type { RequestTrace } from '../tracing/tracing.js'
 
 /** A sent status, or 'aborted' when nothing was sent whole. */
 export type SentStatus = number | 'aborted'
@@ -30,6 +32,9 @@ export interface RequestEntry {
   readonly client?: string
   readonly incoming_request_id?: string
   readonly traceparent?: string
+  /** The trace and span of this request, when it is traced (src/tracing/): logs and traces join on them. */
+  readonly trace_id?: string
+  readonly span_id?: string
   readonly error_id?: string
 }
 
@@ -46,6 +51,7 @@ function header (req: Request, name: string): string | undefined {
 
 /** The log entry of a request whose response is done. */
 export function requestEntry (req: Request, res: Response, status: SentStatus): RequestEntry {
+  const trace = res.locals.trace as RequestTrace | undefined
   return {
     request_id: res.locals.requestId as string,
     method: req.method,
@@ -58,6 +64,8 @@ export function requestEntry (req: Request, res: Response, status: SentStatus): 
     client: req.socket.remoteAddress,
     incoming_request_id: header(req, 'x-request-id'),
     traceparent: header(req, 'traceparent'),
+    trace_id: trace?.traceId,
+    span_id: trace?.spanId,
     error_id: res.locals.errorId as string | undefined
   }
 }

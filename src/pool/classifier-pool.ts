@@ -17,6 +17,7 @@ import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
 import { WorkerStarts } from './worker-starts.js'
+import { watchShare, watchTask, type PoolObserver, type TaskReport } from './task-observer.js'
 import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 
@@ -322,11 +323,15 @@ export class ClassifierPool {
    * Each chunk of `batchSize` texts as a share of a worker task's result: a task of its own
    * (batching off), or gathered with other requests' chunks.
    */
-  async #shares (key: string, texts: readonly string[], batchSize: number, scores: boolean, run: TaskRunner, abort: TaskAbort): Promise<Array<Share<PredictResult>>> {
+  async #shares (key: string, texts: readonly string[], batchSize: number, scores: boolean, run: TaskRunner, abort: TaskAbort, taskEnded?: (report: TaskReport) => void): Promise<Array<Share<PredictResult>>> {
     const chunks: Array<readonly string[]> = []
     for (let start = 0; start < texts.length; start += batchSize) chunks.push(texts.slice(start, start + batchSize))
     const batcher = this.#batcher(key)
-    if (batcher !== undefined) return await Promise.all(chunks.map(async chunk => await batcher.submit(chunk, scores)))
+    if (batcher !== undefined) {
+      return await Promise.all(chunks.map(async chunk => taskEnded === undefined
+        ? await batcher.submit(chunk, scores)
+        : await watchShare(chunk.length, async () => await batcher.submit(chunk, scores), taskEnded)))
+    }
     return await Promise.all(chunks.map(async chunk => {
       try {
         const result = await run({ texts: chunk, model: key, scores } satisfies PredictTask, { name: 'predict' }) as PredictResult
@@ -362,14 +367,21 @@ export class ClassifierPool {
    * @throws ServiceError ERR_QUEUE_FULL (503) past the admission limits, ERR_QUEUE_TIMEOUT
    * (503) when it waited past queueTimeoutMs for a slot or a worker, ERR_PREDICTION_TIMEOUT
    * (503) when a task ran past the timeout on its worker, ERR_WORKER_UNAVAILABLE (503) after
-   * close, ERR_INTERNAL (500) when a worker fails.
+   * close, ERR_INTERNAL (500) when a worker fails. `observer` (tracing) is told of the
+   * admission and of each task it runs (task-observer.ts).
    */
-  async #admitted<T> (key: string, work: (run: TaskRunner, abort: TaskAbort) => Promise<T>): Promise<T> {
+  async #admitted<T> (key: string, work: (run: TaskRunner, abort: TaskAbort) => Promise<T>, observer?: PoolObserver): Promise<T> {
     if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
+    const askedAt = observer === undefined ? 0 : performance.now()
     await this.#admission.acquire(this.#queueTimeoutMs)
+    observer?.admitted?.(askedAt, performance.now())
     const abort = new TaskAbort()
     const clock = new TaskClock(abort, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
-    const run: TaskRunner = async (task, options) => await clock.run(task, async tagged => await this.#hand(key, tagged as Task, { ...options, signal: abort }))
+    const taskEnded = observer?.taskEnded
+    const run: TaskRunner = async (task, options) => {
+      const dispatch = async (tagged: Task): Promise<unknown> => await this.#hand(key, tagged, { ...options, signal: abort })
+      return taskEnded === undefined ? await clock.run(task, dispatch) : await watchTask(clock, task, options.name, dispatch, taskEnded)
+    }
     try {
       return await this.#tracked(key, work(run, abort))
     } catch (err) {
@@ -385,9 +397,9 @@ export class ClassifierPool {
    * `scores`, each text's predict_proba and decision_function rows too (V2's outputs).
    * @throws ServiceError as `#admitted` says.
    */
-  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, scores = false): Promise<Predicted> {
+  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, scores = false, observer?: PoolObserver): Promise<Predicted> {
     return await this.#admitted(key, async (run, abort) => {
-      const shares = await this.#shares(key, texts, batchSize, scores, run, abort)
+      const shares = await this.#shares(key, texts, batchSize, scores, run, abort, observer?.taskEnded)
       const n = texts.length
       const first = shares[0]!.result
       const { probaWidth, decisionWidth } = first
@@ -410,7 +422,7 @@ export class ClassifierPool {
         out.decision?.set(r.decision!.subarray(offset * decisionWidth, (offset + length) * decisionWidth), at * decisionWidth)
       })
       return out
-    })
+    }, observer)
   }
 
   /**
@@ -430,13 +442,13 @@ export class ClassifierPool {
    * @throws ServiceError ERR_NOT_EXPLAINABLE (422) for a model explanations are not defined
    * for, else as `#admitted` says.
    */
-  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY): Promise<Explanation[]> {
+  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<Explanation[]> {
     const refusal = this.#models.get(key)?.explainRefusal
     if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
     return await this.#admitted(key, async run => {
       const task: ExplainTask = { texts, topK, model: key }
       return await run(task, { name: 'explain' }) as Explanation[]
-    })
+    }, observer)
   }
 
   /** Waits for the tasks in flight, then stops the workers. */

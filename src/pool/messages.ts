@@ -27,6 +27,14 @@ export interface PredictTask extends ForModel {
   readonly texts: readonly string[]
   /** Also each text's predict_proba and decision_function rows (V2's outputs ask for them). */
   readonly scores: boolean
+  /** Time the vectorizer and the classifier and send their times back (a traced call). */
+  readonly timed?: boolean
+}
+
+/** What a worker measured of a timed task, in milliseconds summed over its texts. */
+export interface WorkerPhases {
+  readonly vectorizeMs: number
+  readonly scoreMs: number
 }
 
 /** The CLI's task: whole lines of input, UTF-8, classified and formatted by the worker. */
@@ -49,6 +57,8 @@ export interface PredictResult {
   readonly decision: Float64Array | null
   readonly probaWidth: number
   readonly decisionWidth: number
+  /** A timed task's phases. */
+  readonly phases?: WorkerPhases
 }
 
 export const RESULT_COLUMNS = ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const

@@ -78,9 +78,9 @@ export class TaskClock {
 
   /**
    * Runs one task under both clocks: `dispatch` must hand `task` (with the signal this adds)
-   * to Piscina synchronously, as `piscina.run` does.
+   * to Piscina synchronously, as `piscina.run` does. `onStart` is told when a worker takes it.
    */
-  async run<T extends object, R> (task: T, dispatch: (tagged: T) => Promise<R>): Promise<R> {
+  async run<T extends object, R> (task: T, dispatch: (tagged: T) => Promise<R>, onStart?: () => void): Promise<R> {
     let timer: NodeJS.Timeout | undefined
     const arm = (ms: number, overrun: Overrun): void => {
       if (timer !== undefined) this.#clear(timer)
@@ -94,6 +94,7 @@ export class TaskClock {
         if (started) return
         started = true
         arm(this.#runMs, 'run')
+        onStart?.()
       }
     }
     const running = dispatch({ ...task, [queueOptionsSymbol]: signal })

@@ -45,9 +45,19 @@ export type LoadOutcome =
   /** `reason` is never empty; a failed reload leaves the old version serving. */
   | { readonly loaded: false, readonly name: string, readonly version: string | null, readonly reason: string }
 
+export type RepositoryEvent = {
+  readonly kind: 'loaded' | 'unloaded' | 'load_failed'
+  readonly model: string
+  readonly version: string | null
+  readonly reason?: string
+  readonly seconds?: number
+  /** A load that replaced a version already serving. */
+  readonly reload?: boolean
+}
+
 export interface RepositoryEvents {
-  /** A model was loaded (or reloaded), unloaded, or failed to load (the old version, if any, still serves). */
-  onEvent?: (event: { kind: 'loaded' | 'unloaded' | 'load_failed', model: string, version: string | null, reason?: string, seconds?: number }) => void
+  /** A model was loaded (or reloaded), unloaded, or failed to load (the old version, if any, still serves); `seconds`: how long that took. */
+  onEvent?: (event: RepositoryEvent) => void
 }
 
 export class ModelRepository {
@@ -204,6 +214,7 @@ export class ModelRepository {
     return await this.#enqueue(name, async () => {
       const entry = this.#entries.get(name)
       if (entry === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${name}`)
+      const started = performance.now()
       const served = entry.served
       entry.state = 'UNLOADING'
       entry.served = null
@@ -211,7 +222,7 @@ export class ModelRepository {
       entry.state = 'UNAVAILABLE'
       entry.reason = 'unloaded'
       this.#unloaded.add(name)
-      this.#events.onEvent?.({ kind: 'unloaded', model: name, version: served?.version ?? null })
+      this.#events.onEvent?.({ kind: 'unloaded', model: name, version: served?.version ?? null, seconds: (performance.now() - started) / 1000 })
       return entry
     })
   }
@@ -249,7 +260,7 @@ export class ModelRepository {
     const old = entry.served
     if (old === null) entry.state = 'LOADING'
     const started = performance.now()
-    if (found.version === null) return this.#failed(entry, found.problem, null)
+    if (found.version === null) return this.#failed(entry, found.problem, null, started)
     const key = `${found.name}@${found.version}#${++this.#loads}`
     try {
       const status = await this.#pool.addModel(key, found.spec)
@@ -258,21 +269,21 @@ export class ModelRepository {
       entry.versions = found.versions
       entry.state = 'READY'
       entry.reason = ''
-      this.#events.onEvent?.({ kind: 'loaded', model: found.name, version: found.version, seconds: (performance.now() - started) / 1000 })
+      this.#events.onEvent?.({ kind: 'loaded', model: found.name, version: found.version, seconds: (performance.now() - started) / 1000, reload: old !== null })
     } catch (err) {
-      return this.#failed(entry, err instanceof Error ? err.message : String(err), found.version)
+      return this.#failed(entry, err instanceof Error ? err.message : String(err), found.version, started)
     }
     // The old version finishes what it has, then goes.
     if (old !== null) await this.#pool.removeModel(old.key)
     return { loaded: true, name: found.name, version: found.version }
   }
 
-  #failed (entry: ModelEntry, problem: string, version: string | null): LoadOutcome {
+  #failed (entry: ModelEntry, problem: string, version: string | null, started: number): LoadOutcome {
     // An answer of "failed to load: " says nothing: a failure always has words.
     const reason = problem.trim() === '' ? 'the load failed and gave no reason' : problem
     entry.reason = reason
     if (entry.served === null) entry.state = 'UNAVAILABLE'
-    this.#events.onEvent?.({ kind: 'load_failed', model: entry.name, version, reason })
+    this.#events.onEvent?.({ kind: 'load_failed', model: entry.name, version, reason, seconds: (performance.now() - started) / 1000, reload: entry.served !== null })
     return { loaded: false, name: entry.name, version, reason }
   }
 }

@@ -6,6 +6,7 @@ import type { ModelRepository } from '../repository/model-repository.js'
 import type { PrometheusMetrics } from './prometheus.js'
 import type { ResultCache } from './result-cache.js'
 import type { ServiceMetrics } from './service-metrics.js'
+import type { Tracing } from '../tracing/tracing.js'
 
 /** What every transport shares (REST, V2 REST, gRPC), built once by createService. */
 export interface ServiceContext {
@@ -20,6 +21,8 @@ export interface ServiceContext {
   readonly repository: ModelRepository
   /** Keys, scopes and limits (API_KEYS_FILE); none: every route is open, as SPEC 1.0 has it. */
   readonly access: AccessControl | undefined
+  /** Spans of requests, tasks and model loads (OTEL_EXPORTER_OTLP_*); none: tracing off. */
+  readonly tracing?: Tracing
 }
 
 export const API_VERSION = '1.0.0'

@@ -14,6 +14,7 @@ import type { ModelStatus } from '../pool/messages.js'
 import { PrometheusMetrics, type ModelInfo } from './prometheus.js'
 import { ResultCache } from './result-cache.js'
 import { ServiceMetrics } from './service-metrics.js'
+import type { Tracing } from '../tracing/tracing.js'
 
 export interface ServiceOptions {
   readonly config: Readonly<Config>
@@ -23,13 +24,15 @@ export interface ServiceOptions {
   readonly repository?: ModelRepository
   /** Where events go (a key's quota used up); none: not sent. */
   readonly webhooks?: WebhookSender
+  /** Tracing (src/tracing/start.ts); none: off. */
+  readonly tracing?: Tracing
 }
 
 function modelInfo (m: ModelStatus): ModelInfo {
   return { classifier: m.classifier, vectorizer: m.vectorizer, features: m.nFeatures, sklearnVersion: [...new Set(Object.values(m.sklearnVersions))].join(','), loadSeconds: m.loadMs / 1000 }
 }
 
-function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: ModelRepository, access: AccessControl | undefined, webhooks: WebhookSender | undefined): PrometheusMetrics {
+function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: ModelRepository, access: AccessControl | undefined, webhooks: WebhookSender | undefined, tracing: Tracing | undefined): PrometheusMetrics {
   // The default model served now; while it is unloaded, the last one served.
   let last = repository.default?.status ?? pool.model
   return new PrometheusMetrics({
@@ -43,12 +46,13 @@ function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: Mod
     models: () => repository.entries().map(e => ({ name: e.name, version: e.served?.version ?? '', state: e.state, sharedBytes: e.served?.status.sharedBytes ?? 0 })),
     modelEvents: () => repository.eventCounts(),
     access: access?.counts,
-    webhooks: webhooks?.counts
+    webhooks: webhooks?.counts,
+    tracing: tracing?.counts
   })
 }
 
 /** What the transports share (one pool, repository, cache and counters for REST and gRPC). */
-export function createService ({ config, pool, logger = createLogger(config.logLevel), repository = repositoryOver(pool, config, defaultModelOf(config)), webhooks }: ServiceOptions): ServiceContext {
+export function createService ({ config, pool, logger = createLogger(config.logLevel), repository = repositoryOver(pool, config, defaultModelOf(config)), webhooks, tracing }: ServiceOptions): ServiceContext {
   const cache = new ResultCache(config.cacheSize, config.cacheMaxBytes)
   const access = config.apiKeysFile === null
     ? undefined
@@ -56,7 +60,7 @@ export function createService ({ config, pool, logger = createLogger(config.logL
       onQuotaExhausted: (key, day, limit, resetsAt) => webhooks?.send('key.quota_exhausted', { key, day, texts_per_day: limit, resets_at: resetsAt.toISOString() })
     })
   access?.keys.watch()
-  const prometheus = config.enableMetrics ? prometheusOf(pool, cache, repository, access, webhooks) : undefined
+  const prometheus = config.enableMetrics ? prometheusOf(pool, cache, repository, access, webhooks, tracing) : undefined
   if (prometheus !== undefined) pool.observeTasks((_model, texts) => prometheus.workerTaskTexts.observe(texts))
   return {
     config,
@@ -66,6 +70,7 @@ export function createService ({ config, pool, logger = createLogger(config.logL
     metrics: new ServiceMetrics(),
     prometheus,
     repository,
-    access
+    access,
+    tracing
   }
 }

@@ -35,6 +35,8 @@ export interface MetricsSources {
   readonly access?: { readonly denied: ReadonlyMap<string, number>, readonly limited: ReadonlyMap<string, number>, readonly storeErrors: number }
   /** With webhooks on: events delivered, retried, dropped from a full queue, refused by the receiver. */
   readonly webhooks?: { readonly delivered: number, readonly retried: number, readonly dropped: number, readonly refused: number }
+  /** With tracing on: spans exported, dropped from the exporter's full queue, lost to failed exports. */
+  readonly tracing?: () => { readonly exported: number, readonly dropped: number, readonly failed: number }
 }
 
 export type ExpositionFormat = 'text' | 'openmetrics'
@@ -142,6 +144,12 @@ export class PrometheusMetrics {
       for (const outcome of ['delivered', 'retried', 'dropped', 'refused'] as const) {
         following(`tfidf_webhook_${outcome}_total`, { delivered: 'Webhook events delivered', retried: 'Webhook deliveries that failed and will be tried again', dropped: 'Webhook events lost: dropped from the full queue', refused: 'Webhook events lost: the receiver answered a final 4xx' }[outcome], () => hooks[outcome])
       }
+    }
+    if (sources.tracing !== undefined) {
+      const spans = sources.tracing
+      following('tfidf_trace_spans_exported_total', 'Trace spans the collector took', () => spans().exported)
+      following('tfidf_trace_spans_dropped_total', 'Trace spans dropped because the exporter\'s queue (OTEL_BSP_MAX_QUEUE_SIZE) was full: the collector is slow, down, or refusing', () => spans().dropped)
+      following('tfidf_trace_spans_failed_total', 'Trace spans lost because their export failed (refused, timed out, or an error status)', () => spans().failed)
     }
     // prom-client's default counters too.
     this.#counters = this.#registry.getMetricsAsArray().filter(m => m instanceof Counter).map(m => [m as unknown as { name: string }, m.name])

@@ -38,11 +38,17 @@ export interface ModelInfo {
   readonly search?: SearchInfo
 }
 
+/** Milliseconds spent turning texts into rows and scoring the rows, added up by `predict` when asked. */
+export interface PhaseTimes {
+  vectorizeMs: number
+  scoreMs: number
+}
+
 export interface Predictor {
   readonly classes: readonly string[]
   readonly info: ModelInfo
-  /** With `coverage`, also adds up the text's terms and the known ones into it. */
-  predict: (text: string, coverage?: TermCoverage) => Prediction
+  /** With `coverage`, also adds up the text's terms and the known ones into it; with `phases`, the time of each step. */
+  predict: (text: string, coverage?: TermCoverage, phases?: PhaseTimes) => Prediction
 }
 
 /** Pseudo-probabilities of decision values: [1 - s(d), s(d)] for two classes, softmax for more; the largest. */
@@ -103,8 +109,8 @@ export class TextClassifier implements Predictor {
     return this.#text.transform(text)
   }
 
-  predict (text: string, coverage?: TermCoverage): Prediction {
-    const { proba, decision, classIndex, confidence } = this.#classifier.score(this.#text.transform(text, coverage))
+  predict (text: string, coverage?: TermCoverage, phases?: PhaseTimes): Prediction {
+    const { proba, decision, classIndex, confidence } = phases === undefined ? this.#classifier.score(this.#text.transform(text, coverage)) : this.#timedScore(text, coverage, phases)
     return {
       label: this.classes[classIndex]!,
       classIndex,
@@ -121,6 +127,17 @@ export class TextClassifier implements Predictor {
   laterDecision (text: string): { since: string, decision: Float64Array } | undefined {
     const later = this.#classifier.laterDecision
     return later === undefined ? undefined : { since: later.since, decision: later.score(this.#text.transform(text)) }
+  }
+
+  /** The classifier's scores of `text`, each step's time added into `phases` (a traced task). */
+  #timedScore (text: string, coverage: TermCoverage | undefined, phases: PhaseTimes): ReturnType<Classifier['score']> {
+    const t0 = performance.now()
+    const row = this.#text.transform(text, coverage)
+    const t1 = performance.now()
+    const scores = this.#classifier.score(row)
+    phases.vectorizeMs += t1 - t0
+    phases.scoreMs += performance.now() - t1
+    return scores
   }
 
   /** Why this model's predictions cannot be explained, or undefined when they can. */

@@ -9,6 +9,8 @@ import { explanationJson } from '../../service/explanation-json.js'
 import { chargeTexts } from '../access.js'
 import type { AppContext } from '../context.js'
 import { sendJson } from '../send.js'
+import { poolObserver } from '../../tracing/observers.js'
+import type { TraceSpan } from '../../tracing/tracing.js'
 import { defaultModel, withinRequestTime, type ModelOf } from './predict.js'
 
 export function createExplainHandler (ctx: AppContext, modelOf: ModelOf = defaultModel(ctx)): RequestHandler {
@@ -18,7 +20,8 @@ export function createExplainHandler (ctx: AppContext, modelOf: ModelOf = defaul
     res.locals.modelVersion = model.version
     const body = ctx.validator.explain(req.body)
     await chargeTexts(ctx, res, body.texts.length)
-    const explanations = await withinRequestTime(res, ctx, ctx.pool.explain(body.texts, body.topK, model.key))
+    const trace = res.locals.trace as TraceSpan | undefined
+    const explanations = await withinRequestTime(res, ctx, ctx.pool.explain(body.texts, body.topK, model.key, trace === undefined ? undefined : poolObserver(trace, model)))
     res.locals.texts = body.texts.length
     const out = body.texts.map((t, i) => explanationJson(t, explanations[i]!, model.labels))
     sendJson(res, JSON.stringify(body.form === 'single' ? out[0] : { explanations: out }))

@@ -12,9 +12,11 @@ import type { AppContext } from '../context.js'
 import { pyRound } from '../rounding.js'
 import { sendJson } from '../send.js'
 import type { PredictBody } from '../validate.js'
+import { poolObserver } from '../../tracing/observers.js'
+import type { TraceSpan } from '../../tracing/tracing.js'
 
-/** Classifies `texts`, from the cache where it can; identical texts are computed once. */
-async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonly string[], batchSize: number): Promise<Classified> {
+/** Classifies `texts`, from the cache where it can; identical texts are computed once. `trace`: the request's span, when traced. */
+async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonly string[], batchSize: number, trace?: TraceSpan): Promise<Classified> {
   const n = texts.length
   const cache = ctx.cache
   const keys = cache.enabled ? texts.map(t => cache.keyOf(t, model.key)) : texts
@@ -23,6 +25,7 @@ async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonl
   const missing: string[] = []
   const firstMissing = new Map<string, number>()
   const hits: Array<[number, { classIndex: number, confidence: number }]> = []
+  const lookedAt = trace === undefined || !cache.enabled ? 0 : performance.now()
   texts.forEach((text, i) => {
     const hit = cache.get(keys[i]!)
     if (hit !== undefined) {
@@ -38,7 +41,8 @@ async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonl
     slot[i] = m
   })
   // Every text unique and computed (the cache off or cold): they are in order already.
-  const computed = missing.length === 0 ? undefined : await ctx.pool.classify(missing, batchSize, model.key)
+  if (lookedAt > 0) trace!.record('cache lookup', lookedAt, performance.now(), { 'tfidf.texts': n, 'tfidf.cache.misses': missing.length })
+  const computed = missing.length === 0 ? undefined : await ctx.pool.classify(missing, batchSize, model.key, false, trace === undefined ? undefined : poolObserver(trace, model))
   if (computed !== undefined) for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
   if (computed !== undefined && missing.length === n) return computed
   // terms -1: from the cache, so the text's coverage is not known.
@@ -109,7 +113,7 @@ export function createPredictHandlers (ctx: AppContext, modelOf: ModelOf = defau
     const body = parse(req.body)
     const texts = body.form === 'single' ? [body.text] : body.texts
     await chargeTexts(ctx, res, texts.length)
-    const r = await withinRequestTime(res, ctx, predictTexts(ctx, model, texts, body.form === 'single' ? 1 : body.batchSize))
+    const r = await withinRequestTime(res, ctx, predictTexts(ctx, model, texts, body.form === 'single' ? 1 : body.batchSize, res.locals.trace as TraceSpan | undefined))
     const seconds = (performance.now() - started) / 1000
     ctx.metrics.record(texts.length, seconds)
     observe(ctx, model.labels, texts, r)

@@ -15,6 +15,7 @@ import { chargeTexts } from '../access.js'
 import type { AppContext } from '../context.js'
 import { JsonShapeScanner, type JsonShapeLimits } from '../json-shape.js'
 import { sendV2 } from '../send.js'
+import type { TraceSpan } from '../../tracing/tracing.js'
 
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
@@ -78,6 +79,7 @@ export function createV2Handlers (ctx: AppContext): Record<'v2ServerMetadata' | 
     v2Infer: async (req, res) => {
       const result = await v2.modelInfer(targetOf(req), limits => readInferBody(req, limits), {
         startedAt: res.locals.startedAt as number,
+        trace: res.locals.trace as TraceSpan | undefined,
         chargeTexts: async n => { await chargeTexts(ctx, res, n) },
         onModel: model => {
           res.locals.model = model.name

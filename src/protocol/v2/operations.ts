@@ -12,6 +12,8 @@ import type { Predicted } from '../../pool/classifier-pool.js'
 import { withinTime } from '../../pool/request-time.js'
 import type { ModelState, ServedModel } from '../../repository/model-repository.js'
 import { API_VERSION, type ServiceContext } from '../../service/context.js'
+import { poolObserver } from '../../tracing/observers.js'
+import type { TraceSpan } from '../../tracing/tracing.js'
 import { inferOutputs, needsScores, type InferRequest, type ModelView, type OutputTensor, type TextLimits } from './infer.js'
 import { modelTensors, V2_EXTENSIONS, V2_PLATFORM, type TensorMetadata } from './metadata.js'
 
@@ -48,6 +50,8 @@ export interface IndexEntry {
 export interface InferCaller {
   /** performance.now() when the request arrived: REQUEST_TIMEOUT_MS counts from it. */
   readonly startedAt: number
+  /** The request's span, when it is traced: the pool's admission and tasks become spans under it. */
+  readonly trace?: TraceSpan | undefined
   /** Charges `n` texts to the caller's key (keys on); throws the refusal. */
   readonly chargeTexts: (n: number) => Promise<void>
   /** Told the model once it is known, and the texts once read (for the log line and counts). */
@@ -157,7 +161,8 @@ export class V2Operations {
     caller.onTexts?.(request.texts.length)
     await caller.chargeTexts(request.texts.length)
     // The spec's routes' task: score rows only when an output needs them.
-    const scores = await withinTime(this.#ctx.pool.classify(request.texts, 10, served.key, needsScores(request)), caller.startedAt, this.#ctx.config.requestTimeoutMs)
+    const observer = caller.trace === undefined ? undefined : poolObserver(caller.trace, served)
+    const scores = await withinTime(this.#ctx.pool.classify(request.texts, 10, served.key, needsScores(request), observer), caller.startedAt, this.#ctx.config.requestTimeoutMs)
     const model = { name: served.name, version: served.version, labels: served.labels }
     const outputs = inferOutputs(request, scores, model)
     this.#ctx.metrics.record(request.texts.length, (performance.now() - caller.startedAt) / 1000)

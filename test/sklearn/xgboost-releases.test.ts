@@ -4,9 +4,11 @@ import path from 'node:path'
 import { BoosterRow, boosterLeaves, boosterMargins, type BoosterState } from '../../src/sklearn/classifiers/xgboost.js'
 import { createPredictor, decodeModel, loadModel } from '../../src/sklearn/load-model.js'
 import { shareState } from '../../src/sklearn/shared-state.js'
+import { buildEstimator, createEstimator } from '../../src/sklearn/registry.js'
+import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
 import { serviceErrorOf } from '../helpers/errors.js'
 import { expectParity, modelPathsOf, readExpected, type ExpectedCase } from '../helpers/parity.js'
-import { FIXTURES } from '../helpers/paths.js'
+import { FIXTURES, SHARED } from '../helpers/paths.js'
 
 // xgboost 2.x and 3.x built from their public source (test/fixtures/xgboost/README.md).
 const DIR = path.join(FIXTURES, 'xgboost')
@@ -136,14 +138,38 @@ describe('xgboost 3.1+ multi-class intercepts', () => {
 })
 
 describe('a real-world XGBClassifier written by xgboost 3.0.0 (../shared/wild)', () => {
-  const dir = path.join(DIR, '..', '..', '..', '..', 'shared', 'wild', '01-019akash-Fraudulent-Job-Posting-Detection')
-  const reference = path.join(DIR, 'wild', '01-019akash-Fraudulent-Job-Posting-Detection.json')
+  const pair = '01-019akash-Fraudulent-Job-Posting-Detection'
+  const dir = path.join(SHARED, 'wild', pair)
   const run = existsSync(dir) ? it : it.skip
-  run('answers what xgboost 3.0.0 answers on its texts (labels equal, predict_proba within 1e-9, bit for bit)', async () => {
-    const expected = JSON.parse(readFileSync(reference, 'utf8')) as XgbExpected & { texts: string[] }
-    const { predictor } = await loadModel({ model: path.join(dir, 'xgb_fraud_detection_model.pkl'), vectorizers: [path.join(dir, 'tfidf_vectorizer.pkl')] })
-    expect(predictor.info.classifierParams.xgboost).to.equal('3.0.0')
-    expectParity(predictor, expected, expected.texts)
-    expected.texts.forEach((text, i) => expect(Array.from(predictor.predict(text).proba!), `text ${i}`).to.deep.equal(expected.predict_proba![i]))
+  interface WildExpected { n_features: number, classes: string[], predict: string[], predict_proba: number[][], margin: number[][], rows: Array<{ dense: number[] } | { indices: number[], values: number[] }> }
+
+  run('reads its booster and answers what xgboost 3.0.0 answers, bit for bit, on dense and sparse rows of its 482 columns', async () => {
+    const expected = JSON.parse(readFileSync(path.join(DIR, 'wild', `${pair}.json`), 'utf8')) as WildExpected
+    const state = buildEstimator('classifier', await readPickleFile(path.join(dir, 'xgb_fraud_detection_model.pkl')))
+    const classifier = createEstimator('classifier', state)
+    expect(classifier.params.xgboost).to.equal('3.0.0')
+    expect(classifier.nFeatures).to.equal(expected.n_features)
+    expect(classifier.classes).to.deep.equal(expected.classes)
+    expect(new Set(expected.predict)).to.deep.equal(new Set(['0', '1']))
+    expected.rows.forEach((r, i) => {
+      // A dense row holds every column, zeros too (present, not missing); a sparse one only its entries.
+      const row = 'dense' in r
+        ? { indices: Int32Array.from(r.dense, (_, k) => k), values: Float64Array.from(r.dense), float32: false }
+        : { indices: Int32Array.from(r.indices), values: Float64Array.from(r.values), float32: false }
+      const scores = classifier.score(row)
+      expect(expected.classes[scores.classIndex], `row ${i}`).to.equal(expected.predict[i])
+      expect(Array.from(scores.proba!), `row ${i}`).to.deep.equal(expected.predict_proba[i])
+      const booster = boosterOf(state)
+      const x = new BoosterRow(booster)
+      x.load(row)
+      expect(Array.from(boosterMargins(booster, x)), `row ${i}`).to.deep.equal(expected.margin[i])
+    })
+  })
+
+  run('as a pair is refused at load: the app built its own 482 columns, not the vectorizer\'s 8,000', async () => {
+    const model = path.join(dir, 'xgb_fraud_detection_model.pkl')
+    const err = await serviceErrorOf(async () => await loadModel({ model, vectorizers: [path.join(dir, 'tfidf_vectorizer.pkl')] }))
+    expect(err.code).to.equal('ERR_MODEL_SHAPE')
+    expect(err.message).to.equal(`the vectorizer (TfidfVectorizer) has 8000 features but the classifier expects 482 in ${model}`)
   })
 })

@@ -110,6 +110,15 @@ for (const release of RELEASES) {
       expectParity(createPredictor(shareState(state).state), expected, TEXTS)
     })
 
+    it('refuses categorical splits (word counts told feature_types "c"; xgboost will not train them on TF-IDF values), in one line', async () => {
+      const model = path.join(versionDir, 'refused', 'categorical-counts.pkl')
+      const err = await serviceErrorOf(async () => await loadModel({ model, vectorizers: [path.join(versionDir, 'refused', 'count_vectorizer.pkl')] }))
+      expect(err.code).to.equal('ERR_MODEL_UNSUPPORTED')
+      expect(err.file).to.equal(model)
+      expect(err.message).to.match(/^trees\[\d+\] has categorical splits, which are not supported: fitted with feature_types 'c' on word counts .*; fit without feature_types to split on the counts as numbers in /)
+      expect(err.message).to.not.contain('\n')
+    })
+
     it('refuses trees with one leaf vector for all classes (multi_strategy="multi_output_tree"), in one line naming the file', async () => {
       const model = path.join(versionDir, 'refused', 'multi-output-tree.pkl')
       const err = await serviceErrorOf(async () => await loadModel({ model, vectorizers: [path.join(versionDir, 'refused', 'tfidf_vectorizer.pkl')] }))

@@ -161,7 +161,7 @@ function readTree (tree: Json, where: string, nFeatures: number, offset: number,
   const defaultLeft = integers(field(tree, 'default_left', where), `${where}.default_left`, n)
   const splitType = isMap(tree) && tree.has('split_type') ? integers(tree.get('split_type')!, `${where}.split_type`, n) : new Float64Array(0)
   const catNodes = isMap(tree) && tree.has('categories_nodes') ? numbers(tree.get('categories_nodes')!, `${where}.categories_nodes`, -1) : new Float64Array(0)
-  if (splitType.some(t => t !== 0) || catNodes.length > 0) unsupported(`${where} has categorical splits, which are not supported`)
+  if (splitType.some(t => t !== 0) || catNodes.length > 0) unsupported(`${where} has categorical splits, which are not supported: fitted with feature_types 'c' on word counts (xgboost refuses them on TF-IDF values); fit without feature_types to split on the counts as numbers`)
   // Walk from the root: every reachable node is reached once, so every walk ends at a leaf.
   const seen = new Uint8Array(n)
   const stack = [0]

@@ -1,7 +1,11 @@
 import { expect } from 'chai'
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { BoosterRow, boosterLeaves, boosterMargins, type BoosterState } from '../../src/sklearn/classifiers/xgboost.js'
+import { readUbjson, type UbjValue } from '../../src/pickle/ubjson.js'
+import { type PyByteArray, PyObject } from '../../src/pickle/values.js'
+import { BoosterRow, boosterLeaves, boosterMargins, readBooster, type BoosterState } from '../../src/sklearn/classifiers/xgboost.js'
+import { baseMarginsOf, releaseOf } from '../../src/sklearn/classifiers/xgboost-releases.js'
+import { glibcLogf } from '../../src/sklearn/float32.js'
 import { createPredictor, decodeModel, loadModel } from '../../src/sklearn/load-model.js'
 import { shareState } from '../../src/sklearn/shared-state.js'
 import { buildEstimator, createEstimator } from '../../src/sklearn/registry.js'
@@ -180,5 +184,58 @@ describe('a real-world XGBClassifier written by xgboost 3.0.0 (../shared/wild)',
     const err = await serviceErrorOf(async () => await loadModel({ model, vectorizers: [path.join(dir, 'tfidf_vectorizer.pkl')] }))
     expect(err.code).to.equal('ERR_MODEL_SHAPE')
     expect(err.message).to.equal(`the vectorizer (TfidfVectorizer) has 8000 features but the classifier expects 482 in ${model}`)
+  })
+})
+
+describe('base_score by release (xgboost-releases.ts)', () => {
+  const logit = (b: number): number => -glibcLogf(Math.fround(Math.fround(1 / Math.fround(b)) - 1))
+
+  it('admits the release lines with fixtures, patch releases alike, and refuses the others saying what to do', () => {
+    expect(['1.7.6', '2.0.0', '2.1.4', '3.0.5', '3.2.0'].map(v => releaseOf(v).checked)).to.deep.equal(['1.7.4', '2.0.3', '2.1.1', '3.0.0', '3.2.0'])
+    for (const version of ['1.6.2', '3.1.0', '3.3.0', '3.4.1', '4.0.0']) {
+      expect(() => releaseOf(version)).to.throw(new RegExp(`^XGBClassifier written by xgboost ${version.replace(/\./g, '\\.')} is not supported: .* under pip install 'xgboost==3\\.2\\.\\*'$`))
+    }
+  })
+
+  it('up to 3.0: one float; binary takes its logit and must lie in (0, 1), the softmax objectives start every class at it', () => {
+    const r = releaseOf('3.0.0')
+    expect(Array.from(baseMarginsOf(r, '1.842221E-1', true, 1).margins)).to.deep.equal([Math.fround(logit(0.1842221))])
+    expect(Array.from(baseMarginsOf(r, '5E-1', false, 3).margins)).to.deep.equal([0.5, 0.5, 0.5])
+    expect(() => baseMarginsOf(r, '1E0', true, 1)).to.throw(/base_score 1E0 is outside \(0, 1\)/)
+    expect(() => baseMarginsOf(r, '[5E-1]', true, 1)).to.throw(/not a finite number/)
+  })
+
+  it('3.2: a vector, one value standing for every class, binary clamped into [1e-6, 1 - 1e-6] before the logit', () => {
+    const r = releaseOf('3.2.0')
+    expect(Array.from(baseMarginsOf(r, '[-1.5E-1,2.5E-1,-1E-1]', false, 3).margins)).to.deep.equal([-0.15, 0.25, -0.1].map(Math.fround))
+    expect(Array.from(baseMarginsOf(r, '[5E-1]', false, 3).margins)).to.deep.equal([0.5, 0.5, 0.5])
+    expect(baseMarginsOf(r, '[0E0]', true, 1).margins[0]).to.equal(Math.fround(logit(1e-6)))
+    expect(baseMarginsOf(r, '[1E0]', true, 1).margins[0]).to.equal(Math.fround(logit(Math.fround(1 - Math.fround(1e-6)))))
+    expect(() => baseMarginsOf(r, '[1E-1,2E-1]', false, 3)).to.throw(/has 2 values for 3 margins/)
+    expect(() => baseMarginsOf(r, '5E-1', true, 1)).to.throw(/not the array xgboost 3\.2 writes/)
+    expect(() => baseMarginsOf(r, '[1.5E0]', true, 1)).to.throw(/outside \[0, 1\]/)
+  })
+})
+
+describe('XGBClassifier 2.x/3.x records that are refused', () => {
+  const file = path.join(DIR, '3.0.0', 'binary-estimated', 'final_best_model.pkl')
+
+  it("a wrapper set to predict on a GPU (device 'cuda')", async () => {
+    const model = await readPickleFile(file) as PyObject
+    ;(model.state as Map<string, unknown>).set('device', 'cuda')
+    expect(() => buildEstimator('classifier', model)).to.throw(/^XGBClassifier\.device is 'cuda': predictions on a GPU are not checked here; call set_params\(device='cpu'\) and save the model again$/)
+  })
+
+  it('a best_iteration past the rounds, or rounds that do not add up to the trees', async () => {
+    const model = await readPickleFile(file) as PyObject
+    const booster = model.get('_Booster') as PyObject
+    const doc = readUbjson((booster.get('handle') as PyByteArray).bytes) as Map<string, UbjValue>
+    const learner = (doc.get('Model') as Map<string, UbjValue>).get('learner') as Map<string, UbjValue>
+    expect(() => readBooster(doc, 30, Number.NaN)).to.throw(/best_iteration 30 asks for 31 rounds, the booster has 30/)
+    ;(learner.get('attributes') as Map<string, UbjValue>).set('best_iteration', '4')
+    expect(readBooster(doc, undefined, Number.NaN).booster.treeGroup.length).to.equal(5)
+    const gbModel = (learner.get('gradient_booster') as Map<string, UbjValue>).get('model') as Map<string, UbjValue>
+    ;(gbModel.get('iteration_indptr') as Int32Array)[30] = 29
+    expect(() => readBooster(doc, undefined, Number.NaN)).to.throw(/iteration_indptr is not 0, \.\.\., 30 rising/)
   })
 })

@@ -433,7 +433,7 @@ function build (obj: PyObject): XgbState {
   // A GPU predictor (1.7's gpu_predictor, 2.0+'s device 'cuda') sums on a GPU, which is not checked here.
   wrapperChoice(obj, 'predictor', ['auto', 'cpu_predictor'])
   const device = obj.get('device')
-  if (!(device === undefined || device === null || device === 'cpu')) unsupported(`XGBClassifier.device is ${describe(device)}: predictions on a GPU are not checked here; call set_params(device='cpu') and save the model again`)
+  if (!(device === undefined || device === null || device === 'cpu')) unsupported(`XGBClassifier.device is ${typeof device === 'string' ? `'${device}'` : describe(device)}: predictions on a GPU are not checked here; call set_params(device='cpu') and save the model again`)
   // The booster first: a file of another xgboost version is refused for that, whatever its wrapper holds.
   const doc = boosterDocument(handleBytes(boosterRecord))
   const { booster, objective, version, numParallelTree, baseScore, bestIteration } = readBooster(doc, pythonBestIteration(boosterRecord), missingValue(obj))

@@ -17,21 +17,23 @@
 import { glibcLogf } from '../float32.js'
 import { shapeError, unsupported } from '../record.js'
 
-interface Release {
+export interface Release {
   /** major.minor: a release line, its patch releases alike. */
   readonly line: string
   /** The release the fixtures were made with. */
   readonly checked: string
   /** base_score is a JSON array of float32s (3.1+), else one float. */
   readonly interceptVector: boolean
+  /** predict reads best_iteration from the learner's attributes (2.0+), else from the Booster's Python attribute. */
+  readonly bestIterationInLearner: boolean
 }
 
 const RELEASES: readonly Release[] = [
-  { line: '1.7', checked: '1.7.4', interceptVector: false },
-  { line: '2.0', checked: '2.0.3', interceptVector: false },
-  { line: '2.1', checked: '2.1.1', interceptVector: false },
-  { line: '3.0', checked: '3.0.0', interceptVector: false },
-  { line: '3.2', checked: '3.2.0', interceptVector: true }
+  { line: '1.7', checked: '1.7.4', interceptVector: false, bestIterationInLearner: false },
+  { line: '2.0', checked: '2.0.3', interceptVector: false, bestIterationInLearner: true },
+  { line: '2.1', checked: '2.1.1', interceptVector: false, bestIterationInLearner: true },
+  { line: '3.0', checked: '3.0.0', interceptVector: false, bestIterationInLearner: true },
+  { line: '3.2', checked: '3.2.0', interceptVector: true, bestIterationInLearner: true }
 ]
 
 const LATEST = RELEASES[RELEASES.length - 1]!

@@ -38,7 +38,7 @@ import { PyByteArray, PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { glibcExpf, softmaxFloat32InPlace } from '../float32.js'
 import { attr, describe, readClasses, shapeError, unsupported } from '../record.js'
-import { baseMarginsOf, releaseOf } from './xgboost-releases.js'
+import { baseMarginsOf, releaseOf, type Release } from './xgboost-releases.js'
 import type { SparseRow } from '../sparse-row.js'
 
 const OBJECTIVES = ['binary:logistic', 'multi:softprob', 'multi:softmax'] as const
@@ -212,9 +212,12 @@ function treesUsed (gbModel: Map<string, Json>, best: number | undefined, numTre
   return indptr[best + 1]!
 }
 
-/** The Python attribute `best_iteration` of a 1.7 Booster, or (2.0+) the learner's attribute of that name. */
-function bestIterationOf (learner: Map<string, Json>, fromPython: number | undefined): number | undefined {
-  if (fromPython !== undefined) return fromPython
+/**
+ * The best_iteration predict uses: 1.7 reads the Booster's Python attribute (which its train
+ * sets), 2.0+ the learner's attribute of that name (a property reads it).
+ */
+function bestIterationOf (release: Release, learner: Map<string, Json>, fromPython: number | undefined): number | undefined {
+  if (!release.bestIterationInLearner) return fromPython
   const attributes = learner.get('attributes')
   if (!isMap(attributes) || !attributes.has('best_iteration')) return undefined
   const text = attributes.get('best_iteration')
@@ -224,7 +227,7 @@ function bestIterationOf (learner: Map<string, Json>, fromPython: number | undef
 
 /**
  * The trees, base margins and objective of a pickled Booster's UBJSON document.
- * @param best the Booster's Python `best_iteration` (xgboost 1.7), if it has one; 2.0+ keep
+ * @param best the Booster's Python `best_iteration`, if it has one, which 1.7 uses; 2.0+ keep
  * it in the learner's attributes. predict uses rounds 0..best, or every round without one.
  * @throws ServiceError ERR_MODEL_UNSUPPORTED for another xgboost version, booster, objective
  * or categorical splits; ERR_MODEL_SHAPE for arrays that do not fit together.
@@ -250,7 +253,7 @@ export function readBooster (doc: Map<string, Json>, best: number | undefined, m
   if (binary ? nClass > 1 : nClass < 3) unsupported(`XGBClassifier objective ${objective} with num_class ${nClass} is not supported`)
   const nGroups = binary ? 1 : nClass
   const { margins: baseMargins, stored: baseScore } = baseMarginsOf(release, stringField(mparam, 'base_score', 'learner_model_param'), binary, nGroups)
-  const bestIteration = bestIterationOf(learner, best)
+  const bestIteration = bestIterationOf(release, learner, best)
 
   const gbModel = objectField(gb, 'model', 'gradient_booster')
   const gbParam = objectField(gbModel, 'gbtree_model_param', 'gradient_booster.model')

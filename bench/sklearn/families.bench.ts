@@ -8,7 +8,8 @@
  * source as test/fixtures/xgboost/README.md says, found under XGB_BUILDS (default
  * /work/xgb-builds: <tag>/src/python-package and the venv that ran it); where a build is
  * absent, the row has tfidf-serve's figure alone.
- * Run alone: `npm run bench:families [-- SECONDS]`; `npm run bench` includes it.
+ * Run alone: `npm run bench:families [-- SECONDS [TEXT]]` (TEXT: only the families whose
+ * name holds it, e.g. XGBClassifier); `npm run bench` includes it.
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
@@ -90,8 +91,9 @@ function filesOf (name: string): string[] {
 }
 
 /** Times each family here and, with `python`, in scikit-learn; throws if labels differ. */
-export async function measureFamilies (texts: readonly string[], seconds: number, python: boolean): Promise<FamilyFigures[]> {
+export async function measureFamilies (texts: readonly string[], seconds: number, python: boolean, only = ''): Promise<FamilyFigures[]> {
   const sample = texts.slice(0, 1000)
+  const cases = FAMILY_CASES.filter(([family]) => family.includes(only))
   const theirs = new Map<string, SklearnFigures>()
   if (python) {
     const dir = path.join(ROOT, 'bench', 'results')
@@ -99,7 +101,7 @@ export async function measureFamilies (texts: readonly string[], seconds: number
     writeFileSync(path.join(dir, '.family-texts.json'), JSON.stringify(sample))
     // One Python process per runner: Debian's, then each built xgboost release's.
     const byRunner = new Map<string, { runner: Runner, names: string[] }>()
-    for (const [, name] of FAMILY_CASES) {
+    for (const [, name] of cases) {
       const runner = runnerOf(name)
       if (runner === undefined) continue
       const key = `${runner.python} ${runner.env.PYTHONPATH ?? ''}`
@@ -116,7 +118,7 @@ export async function measureFamilies (texts: readonly string[], seconds: number
     }
   }
   const rows: FamilyFigures[] = []
-  for (const [family, name] of FAMILY_CASES) {
+  for (const [family, name] of cases) {
     const ours = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--one', name, String(seconds)], { encoding: 'utf8' })) as { textsPerSecond: number, labels: string[] }
     const sk = theirs.get(name)
     if (sk !== undefined && JSON.stringify(ours.labels) !== JSON.stringify(sk.labels)) throw new Error(`${name}: labels differ from scikit-learn's`)
@@ -144,7 +146,7 @@ export function familyTable (rows: readonly FamilyFigures[]): string {
 async function main (): Promise<void> {
   if (process.argv[2] === '--one') return await measureOne(process.argv[3]!, Number(process.argv[4]))
   const seconds = Number(process.argv[2] ?? '2')
-  const rows = await measureFamilies(loadTexts(), seconds, true)
+  const rows = await measureFamilies(loadTexts(), seconds, true, process.argv[3] ?? '')
   console.log(familyTable(rows))
 }
 

@@ -4,10 +4,15 @@
  * /usr/bin/python3 runs) and the same texts: scikit-learn in batches of 50 and in single
  * calls. Each family is timed in a process of its own, as a server holds one model (in one
  * process, many models' code would share call sites and slow each other down).
- * Run alone: `npm run bench:families [-- SECONDS]`; `npm run bench` includes it.
+ * XGBoost 2.x and 3.x run beside the xgboost release that made their fixtures, built from
+ * source as test/fixtures/xgboost/README.md says, found under XGB_BUILDS (default
+ * /work/xgb-builds: <tag>/src/python-package and the venv that ran it); where a build is
+ * absent, the row has tfidf-serve's figure alone.
+ * Run alone: `npm run bench:families [-- SECONDS [TEXT]]` (TEXT: only the families whose
+ * name holds it, e.g. XGBClassifier); `npm run bench` includes it.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { loadModel } from '../../src/sklearn/load-model.js'
@@ -39,6 +44,11 @@ export const FAMILY_CASES: ReadonlyArray<readonly [string, string]> = [
   ['TruncatedSVD + LR', 'svd-logreg'],
   ['SelectKBest + LR', 'select-kbest'],
   ['XGBClassifier multi:softprob, 4 classes x 25', '../../xgboost/1.7.4/multi-softprob'],
+  ['XGBClassifier 2.0.3, multi:softprob, 4 classes x 15', '../../xgboost/2.0.3/multi-softprob'],
+  ['XGBClassifier 2.1.1, multi:softprob, 4 classes x 15', '../../xgboost/2.1.1/multi-softprob'],
+  ['XGBClassifier 3.0.0, multi:softprob, 4 classes x 15', '../../xgboost/3.0.0/multi-softprob'],
+  ['XGBClassifier 3.2.0, multi:softprob, 4 classes x 15', '../../xgboost/3.2.0/multi-softprob'],
+  ['XGBClassifier 3.2.0, binary:logistic x 30', '../../xgboost/3.2.0/binary-estimated'],
   ['k-NN, cosine, k=5 (scikit-learn 1.2.1)', '../../knn/1.2.1/a-cosine-uniform-k5']
 ]
 
@@ -57,6 +67,22 @@ interface SklearnFigures {
   readonly labels: string[]
 }
 
+const XGB_BUILDS = process.env.XGB_BUILDS ?? '/work/xgb-builds'
+/** The venv each built xgboost release made its fixtures with (test/fixtures/xgboost/README.md). */
+const XGB_VENVS: Readonly<Record<string, string>> = { '2.0.3': 'venv-np1', '2.1.1': 'venv-np1', '3.0.0': 'venv-np2', '3.2.0': 'venv-np2' }
+
+/** A Python that runs a case: Debian's for scikit-learn and xgboost 1.7, a built release's for xgboost 2.x/3.x. */
+interface Runner { readonly python: string, readonly env: NodeJS.ProcessEnv }
+
+function runnerOf (name: string): Runner | undefined {
+  const release = /xgboost\/(\d+\.\d+\.\d+)\//.exec(name)?.[1]
+  if (release === undefined || release === '1.7.4') return { python: PYTHON, env: process.env }
+  const python = path.join(XGB_BUILDS, XGB_VENVS[release] ?? '', 'bin', 'python')
+  const pythonPath = path.join(XGB_BUILDS, `v${release}`, 'src', 'python-package')
+  if (!existsSync(python) || !existsSync(pythonPath)) return undefined
+  return { python, env: { ...process.env, PYTHONPATH: pythonPath } }
+}
+
 /** A case's files; a name may be a path from FIXTURES to a fixture set of another library (xgboost). */
 function filesOf (name: string): string[] {
   const dir = path.join(FIXTURES, name)
@@ -65,22 +91,34 @@ function filesOf (name: string): string[] {
 }
 
 /** Times each family here and, with `python`, in scikit-learn; throws if labels differ. */
-export async function measureFamilies (texts: readonly string[], seconds: number, python: boolean): Promise<FamilyFigures[]> {
+export async function measureFamilies (texts: readonly string[], seconds: number, python: boolean, only = ''): Promise<FamilyFigures[]> {
   const sample = texts.slice(0, 1000)
+  const cases = FAMILY_CASES.filter(([family]) => family.includes(only))
   const theirs = new Map<string, SklearnFigures>()
   if (python) {
     const dir = path.join(ROOT, 'bench', 'results')
     mkdirSync(dir, { recursive: true })
-    writeFileSync(path.join(dir, '.family-cases.json'), JSON.stringify(FAMILY_CASES.map(([, name]) => ({ name, files: filesOf(name) }))))
     writeFileSync(path.join(dir, '.family-texts.json'), JSON.stringify(sample))
-    const out = execFileSync(PYTHON, [path.join(ROOT, 'bench', 'baseline', 'families.py'), path.join(dir, '.family-cases.json'), path.join(dir, '.family-texts.json'), String(seconds)], { encoding: 'utf8' })
-    for (const line of out.trim().split('\n')) {
-      const r = JSON.parse(line) as SklearnFigures
-      theirs.set(r.name, r)
+    // One Python process per runner: Debian's, then each built xgboost release's.
+    const byRunner = new Map<string, { runner: Runner, names: string[] }>()
+    for (const [, name] of cases) {
+      const runner = runnerOf(name)
+      if (runner === undefined) continue
+      const key = `${runner.python} ${runner.env.PYTHONPATH ?? ''}`
+      if (!byRunner.has(key)) byRunner.set(key, { runner, names: [] })
+      byRunner.get(key)!.names.push(name)
+    }
+    for (const { runner, names } of byRunner.values()) {
+      writeFileSync(path.join(dir, '.family-cases.json'), JSON.stringify(names.map(name => ({ name, files: filesOf(name) }))))
+      const out = execFileSync(runner.python, [path.join(ROOT, 'bench', 'baseline', 'families.py'), path.join(dir, '.family-cases.json'), path.join(dir, '.family-texts.json'), String(seconds)], { encoding: 'utf8', env: runner.env })
+      for (const line of out.trim().split('\n')) {
+        const r = JSON.parse(line) as SklearnFigures
+        theirs.set(r.name, r)
+      }
     }
   }
   const rows: FamilyFigures[] = []
-  for (const [family, name] of FAMILY_CASES) {
+  for (const [family, name] of cases) {
     const ours = JSON.parse(execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--one', name, String(seconds)], { encoding: 'utf8' })) as { textsPerSecond: number, labels: string[] }
     const sk = theirs.get(name)
     if (sk !== undefined && JSON.stringify(ours.labels) !== JSON.stringify(sk.labels)) throw new Error(`${name}: labels differ from scikit-learn's`)
@@ -108,7 +146,7 @@ export function familyTable (rows: readonly FamilyFigures[]): string {
 async function main (): Promise<void> {
   if (process.argv[2] === '--one') return await measureOne(process.argv[3]!, Number(process.argv[4]))
   const seconds = Number(process.argv[2] ?? '2')
-  const rows = await measureFamilies(loadTexts(), seconds, true)
+  const rows = await measureFamilies(loadTexts(), seconds, true, process.argv[3] ?? '')
   console.log(familyTable(rows))
 }
 

@@ -1,22 +1,25 @@
 /**
- * xgboost's XGBClassifier (`xgboost.sklearn`), as xgboost 1.7 pickles it and as its
- * `predict` and `predict_proba` compute on a TF-IDF row. Checked against Debian's xgboost
- * 1.7.4 (C++ sources at the v1.7.4 tag: src/predictor/cpu_predictor.cc, predict_fn.h,
- * src/common/math.h, src/objective/regression_loss.h, src/learner.cc).
+ * xgboost's XGBClassifier (`xgboost.sklearn`), as xgboost 1.7, 2.0, 2.1, 3.0 and 3.2 pickle
+ * it and as their `predict` and `predict_proba` compute on a TF-IDF row. Checked against
+ * Debian's xgboost 1.7.4 and against 2.0.3, 2.1.1, 3.0.0 and 3.2.0 built from their public
+ * source (C++ at those tags: src/predictor/cpu_predictor.cc, predict_fn.h, src/common/math.h,
+ * src/objective/regression_loss.h, multiclass_obj.cu, src/learner.cc); what differs between
+ * releases is in xgboost-releases.ts.
  *
- * The pickle: the wrapper's `__dict__` (`classes_`, `n_classes_`, `objective`, `missing`,
- * ...) with `_Booster`, a `xgboost.core.Booster` whose state holds `handle`, the C++ model
- * serialized as UBJSON (`{"Config": ..., "Model": {"learner": ..., "version": [1, 7, 4]}}`),
- * and the Python attribute `best_iteration`.
+ * The pickle: the wrapper's `__dict__` (`n_classes_`, `objective`, `missing`, ...; 1.7 also
+ * `classes_`, a property from 2.0 on) with `_Booster`, a `xgboost.core.Booster` whose state
+ * holds `handle`, the C++ model serialized as UBJSON (`{"Config": ..., "Model": {"learner":
+ * ..., "version": [3, 2, 0]}}`); 1.7 also keeps `best_iteration` as a Python attribute, 2.0+
+ * only in the learner's `attributes`.
  *
  * Prediction, all in float32 as xgboost computes it:
  * - The wrapper hands xgboost the CSR row as it is, so an absent feature is *missing* (it
  *   follows the node's default direction), not 0; a present value is cast to float32 and
  *   goes left when `value < split_condition` (float32), right (the left child + 1) otherwise.
  *   Values equal to the wrapper's `missing` (NaN by default) count as absent.
- * - The margin starts at the base margin (`ProbToMargin(base_score)`: -logf(1/b - 1) for
- *   binary:logistic, b itself for the multi-class objectives) and adds each tree's leaf
- *   value to its class's margin in tree order, every addition rounded to float32.
+ * - Each margin starts at its base margin (ProbToMargin of the stored base_score:
+ *   xgboost-releases.ts) and adds each tree's leaf value to its class's margin in tree
+ *   order, every addition rounded to float32.
  * - Trees used: the first `best_iteration + 1` rounds (`_get_iteration_range`), every tree
  *   when the Booster has no `best_iteration`.
  * - binary:logistic: p = 1 / (1 + expf(min(-m, 88.7))) in float32 (glibc's expf),
@@ -25,13 +28,17 @@
  *   of the sum; label the first largest probability (numpy's argmax).
  * - multi:softmax: predict_proba is scipy's softmax of the float32 margins (numpy's float32
  *   exp and pairwise sum); label the first largest margin (xgboost's FindMaxIndex).
- * Labels are the class indices 0..K-1, as xgboost 1.7 requires them and `predict` returns.
+ * Labels are the class indices 0..K-1, as xgboost requires them and `predict` returns.
+ * Categorical splits are refused: xgboost refuses to train them on TF-IDF values (fractions,
+ * "Maximum category should not be lesser than the total number of categories"), so only a
+ * vectorizer of whole counts told `feature_types="c"` could carry them.
  */
 import { readUbjson, type UbjValue } from '../../pickle/ubjson.js'
 import { PyByteArray, PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, probabilistic, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
-import { glibcExpf, glibcLogf, softmaxFloat32InPlace } from '../float32.js'
+import { glibcExpf, softmaxFloat32InPlace } from '../float32.js'
 import { attr, describe, readClasses, shapeError, unsupported } from '../record.js'
+import { baseMarginsOf, releaseOf, type Release } from './xgboost-releases.js'
 import type { SparseRow } from '../sparse-row.js'
 
 const OBJECTIVES = ['binary:logistic', 'multi:softprob', 'multi:softmax'] as const
@@ -53,8 +60,8 @@ export interface BoosterState {
   readonly feature: Int32Array
   /** The split condition, or at a leaf the leaf value. */
   readonly value: Float32Array
-  /** The margin every row starts from, a float32. */
-  readonly baseMargin: number
+  /** The float32 margin each output starts from (one per class, or one for binary:logistic). */
+  readonly baseMargins: Float32Array
   /** The wrapper's `missing` as float32; NaN (the default) matches no TF-IDF value. */
   readonly missing: number
 }
@@ -145,7 +152,8 @@ function versionOf (model: Map<string, Json>): string {
 function readTree (tree: Json, where: string, nFeatures: number, offset: number, out: { left: number[], defaultChild: number[], feature: number[], value: number[] }): number {
   const param = objectField(tree, 'tree_param', where)
   const n = intField(param, 'num_nodes', `${where}.tree_param`, 1, 2 ** 31 - 1)
-  if (param.has('size_leaf_vector') && stringField(param, 'size_leaf_vector', `${where}.tree_param`) !== '0') unsupported(`${where} has vector leaves, which are not supported`)
+  // 1.7 writes 0 for a scalar leaf, 2.0+ write 1; more is one tree's leaf for every class (multi_output_tree).
+  if (param.has('size_leaf_vector') && intField(param, 'size_leaf_vector', `${where}.tree_param`, 0, 2 ** 31 - 1) > 1) unsupported(`${where} has vector leaves, which are not supported (multi_strategy="multi_output_tree"; train with the default "one_output_per_tree")`)
   const left = integers(field(tree, 'left_children', where), `${where}.left_children`, n)
   const right = integers(field(tree, 'right_children', where), `${where}.right_children`, n)
   const splitIndex = integers(field(tree, 'split_indices', where), `${where}.split_indices`, n)
@@ -153,7 +161,7 @@ function readTree (tree: Json, where: string, nFeatures: number, offset: number,
   const defaultLeft = integers(field(tree, 'default_left', where), `${where}.default_left`, n)
   const splitType = isMap(tree) && tree.has('split_type') ? integers(tree.get('split_type')!, `${where}.split_type`, n) : new Float64Array(0)
   const catNodes = isMap(tree) && tree.has('categories_nodes') ? numbers(tree.get('categories_nodes')!, `${where}.categories_nodes`, -1) : new Float64Array(0)
-  if (splitType.some(t => t !== 0) || catNodes.length > 0) unsupported(`${where} has categorical splits, which are not supported`)
+  if (splitType.some(t => t !== 0) || catNodes.length > 0) unsupported(`${where} has categorical splits, which are not supported: fitted with feature_types 'c' on word counts (xgboost refuses them on TF-IDF values); fit without feature_types to split on the counts as numbers`)
   // Walk from the root: every reachable node is reached once, so every walk ends at a leaf.
   const seen = new Uint8Array(n)
   const stack = [0]
@@ -183,16 +191,51 @@ function readTree (tree: Json, where: string, nFeatures: number, offset: number,
 }
 
 /**
- * The trees, base margin and objective of a pickled Booster's UBJSON document.
- * @param rounds how many boosting rounds predict uses (best_iteration + 1), or 0 for all.
+ * How many trees predict uses (LayerToTree): those of rounds 0..best, or every tree. 2.0+
+ * keep where each round's trees start (`iteration_indptr`); in 1.7 a round is
+ * `perRound` trees (the classes times num_parallel_tree).
+ */
+function treesUsed (gbModel: Map<string, Json>, best: number | undefined, numTrees: number, perRound: number): number {
+  const indptrValue = gbModel.get('iteration_indptr')
+  if (indptrValue === undefined) {
+    const end = best === undefined ? numTrees : (best + 1) * perRound
+    if (end > numTrees) shapeError(`best_iteration asks for ${end} trees, the booster has ${numTrees}`)
+    return end
+  }
+  const indptr = integers(indptrValue, 'gradient_booster.model.iteration_indptr', -1)
+  const rounds = indptr.length - 1
+  if (rounds < 0 || indptr[0] !== 0 || indptr[rounds] !== numTrees || indptr.some((v, i) => i > 0 && v < indptr[i - 1]!)) {
+    shapeError(`gradient_booster.model.iteration_indptr is not 0, ..., ${numTrees} rising`)
+  }
+  if (best === undefined) return numTrees
+  if (best + 1 > rounds) shapeError(`best_iteration ${best} asks for ${best + 1} rounds, the booster has ${rounds}`)
+  return indptr[best + 1]!
+}
+
+/**
+ * The best_iteration predict uses: 1.7 reads the Booster's Python attribute (which its train
+ * sets), 2.0+ the learner's attribute of that name (a property reads it).
+ */
+function bestIterationOf (release: Release, learner: Map<string, Json>, fromPython: number | undefined): number | undefined {
+  if (!release.bestIterationInLearner) return fromPython
+  const attributes = learner.get('attributes')
+  if (!isMap(attributes) || !attributes.has('best_iteration')) return undefined
+  const text = attributes.get('best_iteration')
+  if (typeof text !== 'string' || !/^\d{1,9}$/.test(text)) return shapeError(`learner.attributes.best_iteration is ${describe(text as PyValue)}`)
+  return Number(text)
+}
+
+/**
+ * The trees, base margins and objective of a pickled Booster's UBJSON document.
+ * @param best the Booster's Python `best_iteration`, if it has one, which 1.7 uses; 2.0+ keep
+ * it in the learner's attributes. predict uses rounds 0..best, or every round without one.
  * @throws ServiceError ERR_MODEL_UNSUPPORTED for another xgboost version, booster, objective
  * or categorical splits; ERR_MODEL_SHAPE for arrays that do not fit together.
  */
-export function readBooster (doc: Map<string, Json>, rounds: number, missing: number): { booster: BoosterState, objective: Objective, version: string, nClass: number, numParallelTree: number, baseScore: number } {
+export function readBooster (doc: Map<string, Json>, best: number | undefined, missing: number): { booster: BoosterState, objective: Objective, version: string, nClass: number, numParallelTree: number, baseScore: number[], bestIteration: number | undefined } {
   const model = objectField(doc, 'Model', 'Booster')
   const version = versionOf(model)
-  // xgboost 2 and 3 change base_score and tree formats; without their library to make references, no exactness claim.
-  if (!version.startsWith('1.7.')) unsupported(`XGBClassifier written by xgboost ${version} is not supported: tfidf-serve reproduces xgboost 1.7 exactly (checked against 1.7.4) and cannot check other versions; train and save the model with xgboost 1.7 (pip install 'xgboost==1.7.*') to serve it`)
+  const release = releaseOf(version)
   const learner = objectField(model, 'learner', 'Booster Model')
   const objective = stringField(objectField(learner, 'objective', 'learner'), 'name', 'learner.objective')
   if (!(OBJECTIVES as readonly string[]).includes(objective)) unsupported(`XGBClassifier objective '${objective}' is not supported (${OBJECTIVES.join(', ')})`)
@@ -206,15 +249,11 @@ export function readBooster (doc: Map<string, Json>, rounds: number, missing: nu
   const nFeatures = intField(mparam, 'num_feature', 'learner_model_param', 1, 2 ** 31 - 1)
   const nClass = intField(mparam, 'num_class', 'learner_model_param', 0, 2 ** 31 - 1)
   if (mparam.has('num_target') && intField(mparam, 'num_target', 'learner_model_param', 1, 2 ** 31 - 1) !== 1) unsupported('XGBClassifier with several targets is not supported')
-  const baseText = stringField(mparam, 'base_score', 'learner_model_param')
-  const baseScore = Math.fround(Number(baseText))
-  if (!Number.isFinite(baseScore) || !/^[-+0-9.eE]+$/.test(baseText)) shapeError(`learner_model_param.base_score is ${JSON.stringify(baseText)}`)
   const binary = objective === 'binary:logistic'
   if (binary ? nClass > 1 : nClass < 3) unsupported(`XGBClassifier objective ${objective} with num_class ${nClass} is not supported`)
   const nGroups = binary ? 1 : nClass
-  if (binary && !(baseScore > 0 && baseScore < 1)) shapeError(`base_score ${baseText} is outside (0, 1), which binary:logistic requires`)
-  // ProbToMargin: LogisticRegression's -logf(1/b - 1), in float32; the softmax objectives keep b.
-  const baseMargin = binary ? -glibcLogf(Math.fround(Math.fround(1 / baseScore) - 1)) : baseScore
+  const { margins: baseMargins, stored: baseScore } = baseMarginsOf(release, stringField(mparam, 'base_score', 'learner_model_param'), binary, nGroups)
+  const bestIteration = bestIterationOf(release, learner, best)
 
   const gbModel = objectField(gb, 'model', 'gradient_booster')
   const gbParam = objectField(gbModel, 'gbtree_model_param', 'gradient_booster.model')
@@ -223,9 +262,7 @@ export function readBooster (doc: Map<string, Json>, rounds: number, missing: nu
   const trees = field(gbModel, 'trees', 'gradient_booster.model')
   if (!Array.isArray(trees) || trees.length !== numTrees) return shapeError(`gradient_booster.model.trees holds ${Array.isArray(trees) ? trees.length : describe(trees)} trees, num_trees says ${numTrees}`)
   const treeInfo = integers(field(gbModel, 'tree_info', 'gradient_booster.model'), 'gradient_booster.model.tree_info', numTrees)
-  // LayerToTree: a round is nGroups * num_parallel_tree trees; 0 rounds means every tree.
-  const end = rounds === 0 ? numTrees : rounds * nGroups * numParallelTree
-  if (end > numTrees) shapeError(`best_iteration asks for ${end} trees, the booster has ${numTrees}`)
+  const end = treesUsed(gbModel, bestIteration, numTrees, nGroups * numParallelTree)
   if (end === 0) unsupported('XGBClassifier has no trees')
 
   const nodes = { left: [] as number[], defaultChild: [] as number[], feature: [] as number[], value: [] as number[] }
@@ -246,10 +283,10 @@ export function readBooster (doc: Map<string, Json>, rounds: number, missing: nu
     defaultChild: Int32Array.from(nodes.defaultChild),
     feature: Int32Array.from(nodes.feature),
     value: Float32Array.from(nodes.value),
-    baseMargin,
+    baseMargins,
     missing
   }
-  return { booster, objective: objective as Objective, version, nClass, numParallelTree, baseScore }
+  return { booster, objective: objective as Objective, version, nClass, numParallelTree, baseScore, bestIteration }
 }
 
 /**
@@ -308,7 +345,7 @@ export function boosterLeaves (b: BoosterState, x: BoosterRow): Int32Array {
 
 /** The float32 margins of a row (PredictByAllTrees over InitOutPredictions' base margin). */
 export function boosterMargins (b: BoosterState, x: BoosterRow): Float32Array {
-  const margin = new Float32Array(b.nGroups).fill(b.baseMargin)
+  const margin = Float32Array.from(b.baseMargins)
   // A Float32Array element rounds each sum to float32, as `preds[...] += leaf` does.
   for (let t = 0; t < b.treeGroup.length; t++) margin[b.treeGroup[t]!] += b.value[boosterLeaf(b, t, x)]!
   return margin
@@ -366,8 +403,8 @@ function wrapperChoice (obj: PyObject, name: string, allowed: readonly string[])
   unsupported(`XGBClassifier.${name} is ${describe(v)}; supported: ${allowed.join(', ')}`)
 }
 
-/** The Booster's Python `best_iteration` (set by xgboost.train), which predict uses. */
-function bestIteration (booster: PyObject): number | undefined {
+/** The Booster's Python `best_iteration` (xgboost 1.7's train sets it), which predict uses. */
+function pythonBestIteration (booster: PyObject): number | undefined {
   const v = booster.get('best_iteration')
   if (v === undefined) return undefined
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) return shapeError(`XGBClassifier._Booster.best_iteration is ${describe(v)}`)
@@ -381,30 +418,46 @@ function missingValue (obj: PyObject): number {
   return Math.fround(v)
 }
 
+/** classes_ as 1.7 stores it; 2.0+ make it a property, np.arange(n_classes_), so only n_classes_ is pickled. */
+function classesOf (obj: PyObject): string[] {
+  const nClasses = attr(obj, 'n_classes_')
+  if (typeof nClasses !== 'number' || !Number.isSafeInteger(nClasses) || nClasses < 2) return shapeError(`XGBClassifier.n_classes_ is ${describe(nClasses)}`)
+  if (!obj.has('classes_')) return Array.from({ length: nClasses }, (_, k) => String(k))
+  // classes_ must be 0..K-1 (xgboost refuses other labels), and predict returns those indices.
+  const labels = readClasses(obj.get('classes_'), obj.name)
+  labels.forEach((label, k) => { if (Number(label) !== k) shapeError(`XGBClassifier.classes_[${k}] is ${label}, not ${k}`) })
+  if (nClasses !== labels.length) shapeError(`XGBClassifier.n_classes_ is ${nClasses} for ${labels.length} classes_`)
+  return labels.map((_, k) => String(k))
+}
+
 function build (obj: PyObject): XgbState {
   const boosterRecord = attr(obj, '_Booster')
   if (!(boosterRecord instanceof PyObject) || boosterRecord.qualifiedName !== 'xgboost.core.Booster') return unsupported(`XGBClassifier._Booster is ${describe(boosterRecord)}, not an xgboost Booster`)
-  // gpu_predictor would run on a GPU, whose sums are not checked here.
+  // A GPU predictor (1.7's gpu_predictor, 2.0+'s device 'cuda') sums on a GPU, which is not checked here.
   wrapperChoice(obj, 'predictor', ['auto', 'cpu_predictor'])
-  const best = bestIteration(boosterRecord)
+  const device = obj.get('device')
+  if (!(device === undefined || device === null || device === 'cpu')) unsupported(`XGBClassifier.device is ${typeof device === 'string' ? `'${device}'` : describe(device)}: predictions on a GPU are not checked here; call set_params(device='cpu') and save the model again`)
   // The booster first: a file of another xgboost version is refused for that, whatever its wrapper holds.
   const doc = boosterDocument(handleBytes(boosterRecord))
-  const { booster, objective, version, numParallelTree, baseScore } = readBooster(doc, best === undefined ? 0 : best + 1, missingValue(obj))
-  // classes_ must be 0..K-1 (xgboost 1.7 refuses other labels), and predict returns those indices.
-  const labels = readClasses(attr(obj, 'classes_'), obj.name)
-  labels.forEach((label, k) => { if (Number(label) !== k) shapeError(`XGBClassifier.classes_[${k}] is ${label}, not ${k}`) })
-  const nClasses = attr(obj, 'n_classes_')
-  if (nClasses !== labels.length) shapeError(`XGBClassifier.n_classes_ is ${describe(nClasses)} for ${labels.length} classes_`)
+  const { booster, objective, version, numParallelTree, baseScore, bestIteration } = readBooster(doc, pythonBestIteration(boosterRecord), missingValue(obj))
+  const classes = classesOf(obj)
   const wrapperObjective = obj.get('objective')
   if (wrapperObjective !== objective) unsupported(`XGBClassifier.objective is ${describe(wrapperObjective)} but its booster's is '${objective}'`)
-  if (booster.nGroups !== (labels.length === 2 ? 1 : labels.length)) shapeError(`XGBClassifier has ${labels.length} classes but its booster ${booster.nGroups} margins (${objective})`)
+  if (booster.nGroups !== (classes.length === 2 ? 1 : classes.length)) shapeError(`XGBClassifier has ${classes.length} classes but its booster ${booster.nGroups} margins (${objective})`)
   return {
     type: 'xgboost',
     kind: obj.name,
-    classes: labels.map((_, k) => String(k)),
+    classes,
     objective,
     booster,
-    params: { objective, xgboost: version, n_trees: booster.treeGroup.length, num_parallel_tree: numParallelTree, base_score: baseScore, ...(best === undefined ? {} : { best_iteration: best }) }
+    params: {
+      objective,
+      xgboost: version,
+      n_trees: booster.treeGroup.length,
+      num_parallel_tree: numParallelTree,
+      base_score: baseScore.length === 1 ? baseScore[0]! : `[${baseScore.join(', ')}]`,
+      ...(bestIteration === undefined ? {} : { best_iteration: bestIteration })
+    }
   }
 }
 

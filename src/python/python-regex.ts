@@ -20,6 +20,7 @@
  * with the same code.
  */
 import { ServiceError } from '../errors.js'
+import { complement, rangesHave, union } from './code-point-ranges.js'
 import { DIGIT, SPACE, WORD } from './python-str.js'
 import type { RegexModuleSemantics } from './regex-module.js'
 import { hasCased, ignoreCaseRanges, isCased, type ClassItems } from './sre-ignore-case.js'
@@ -115,44 +116,6 @@ function rangesSource (ranges: readonly number[]): string {
     out += ranges[i] === ranges[i + 1] ? hex(ranges[i]!) : `${hex(ranges[i]!)}-${hex(ranges[i + 1]!)}`
   }
   return out
-}
-
-/** The union of flat range lists, sorted and merged. */
-function union (lists: ReadonlyArray<readonly number[]>): number[] {
-  const pairs: Array<[number, number]> = []
-  for (const list of lists) for (let i = 0; i < list.length; i += 2) pairs.push([list[i]!, list[i + 1]!])
-  pairs.sort((a, b) => a[0] - b[0])
-  const out: number[] = []
-  for (const [lo, hi] of pairs) {
-    if (out.length > 0 && lo <= out[out.length - 1]! + 1) out[out.length - 1] = Math.max(out[out.length - 1]!, hi)
-    else out.push(lo, hi)
-  }
-  return out
-}
-
-/** The code points (0 to 0x10FFFF) outside sorted, merged flat ranges. */
-function complement (ranges: readonly number[]): number[] {
-  const out: number[] = []
-  let next = 0
-  for (let i = 0; i < ranges.length; i += 2) {
-    if (ranges[i]! > next) out.push(next, ranges[i]! - 1)
-    next = ranges[i + 1]! + 1
-  }
-  if (next <= 0x10ffff) out.push(next, 0x10ffff)
-  return out
-}
-
-/** Whether sorted, merged flat ranges hold `cp`. */
-function rangesHave (ranges: readonly number[], cp: number): boolean {
-  let lo = 0
-  let hi = ranges.length / 2 - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1
-    if (cp < ranges[2 * mid]!) hi = mid - 1
-    else if (cp > ranges[2 * mid + 1]!) lo = mid + 1
-    else return true
-  }
-  return false
 }
 
 const isAsciiLetter = (cp: number): boolean => (cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a)

@@ -7,6 +7,7 @@
  * variants is a member). The tables of each release come from regex-module-tables.py,
  * which proves this model against the module's own matching over all of Unicode.
  */
+import { complement, rangesHave, union } from './code-point-ranges.js'
 import { CodePointSet } from './code-point-set.js'
 import type { ClassItems } from './sre-ignore-case.js'
 
@@ -61,9 +62,9 @@ export function regexModuleSemantics (tables: RegexModuleTables): RegexModuleSem
     caseVariants: cp => variantsOf.get(cp) ?? [cp],
     ignoreCaseRanges: items => {
       const members = union([items.ranges, ...items.escapeRanges])
-      const isMember = (cp: number): boolean => inRanges(members, cp)
+      const isMember = (cp: number): boolean => rangesHave(members, cp)
       // A code point without variants matches as without IGNORECASE; one with, by its variants.
-      const base = items.negated ? complement(members) : members
+      const base = items.negated ? complement(members, true) : members
       const out: number[] = []
       let g = 0
       for (let i = 0; i < base.length; i += 2) {
@@ -86,43 +87,3 @@ export function regexModuleSemantics (tables: RegexModuleTables): RegexModuleSem
   return semantics
 }
 
-function inRanges (ranges: readonly number[], cp: number): boolean {
-  let lo = 0
-  let hi = ranges.length / 2 - 1
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1
-    if (cp < ranges[2 * mid]!) hi = mid - 1
-    else if (cp > ranges[2 * mid + 1]!) lo = mid + 1
-    else return true
-  }
-  return false
-}
-
-/** The union of flat range lists, sorted and merged. */
-function union (lists: ReadonlyArray<readonly number[]>): number[] {
-  const pairs: Array<[number, number]> = []
-  for (const list of lists) for (let i = 0; i < list.length; i += 2) pairs.push([list[i]!, list[i + 1]!])
-  pairs.sort((a, b) => a[0] - b[0])
-  const out: number[] = []
-  for (const [lo, hi] of pairs) {
-    if (out.length > 0 && lo <= out[out.length - 1]! + 1) out[out.length - 1] = Math.max(out[out.length - 1]!, hi)
-    else out.push(lo, hi)
-  }
-  return out
-}
-
-/** The code points outside sorted, merged flat ranges, surrogates aside (never matched). */
-function complement (ranges: readonly number[]): number[] {
-  const out: number[] = []
-  let next = 0
-  const push = (lo: number, hi: number): void => {
-    if (lo <= 0xd7ff) out.push(lo, Math.min(hi, 0xd7ff))
-    if (hi >= 0xe000) out.push(Math.max(lo, 0xe000), hi)
-  }
-  for (let i = 0; i < ranges.length; i += 2) {
-    if (ranges[i]! > next) push(next, ranges[i]! - 1)
-    next = ranges[i + 1]! + 1
-  }
-  if (next <= 0x10ffff) push(next, 0x10ffff)
-  return out
-}

@@ -7,6 +7,7 @@
  * translated into explicit classes instead.
  */
 import { CodePointSet } from './code-point-set.js'
+import { complement } from './code-point-ranges.js'
 import { SRE_CASED_RANGES, SRE_EXTRA_CASES, SRE_LOWER, SRE_UPPER } from './unicode-tables.js'
 
 const CASED = new CodePointSet(SRE_CASED_RANGES)
@@ -65,23 +66,6 @@ function rangesOf (cps: Iterable<number>): number[] {
   return out
 }
 
-/** The code points (0 to 0x10FFFF, surrogates aside) outside sorted, merged flat ranges. */
-function outside (ranges: readonly number[]): number[] {
-  const out: number[] = []
-  let next = 0
-  const push = (lo: number, hi: number): void => {
-    // Surrogates are never matched, as in the full scan below.
-    if (lo <= 0xd7ff) out.push(lo, Math.min(hi, 0xd7ff))
-    if (hi >= 0xe000) out.push(Math.max(lo, 0xe000), hi)
-  }
-  for (let i = 0; i < ranges.length; i += 2) {
-    if (ranges[i]! > next) push(next, ranges[i]! - 1)
-    next = ranges[i + 1]! + 1
-  }
-  if (next <= 0x10ffff) push(next, 0x10ffff)
-  return out
-}
-
 /** The code points (as flat ranges) a class matches under IGNORECASE. */
 export function ignoreCaseRanges (items: ClassItems): number[] {
   // Members in the BMP and no class escapes: d matches when lower(d) is a lowered member, so the
@@ -102,7 +86,7 @@ export function ignoreCaseRanges (items: ClassItems): number[] {
       }
     }
     const ranges = rangesOf(matched)
-    return items.negated ? outside(ranges) : ranges
+    return items.negated ? complement(ranges, true) : ranges
   }
   const lowered = new Set<number>()
   const tail: Array<[number, number]> = []

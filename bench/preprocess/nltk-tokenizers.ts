@@ -16,6 +16,7 @@ import type { NltkSplitSpec } from '../../src/settings/step-schema.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
 import { ROOT } from '../lib/corpus.js'
 import { markdown } from '../lib/report.js'
+import { rate } from '../lib/rate.js'
 
 const APPS = ['sms-porter', 'reviews-snowball', 'movies-lemma']
 const SPLITS: ReadonlyArray<NltkSplitSpec | string> = [
@@ -27,18 +28,6 @@ const SPLITS: ReadonlyArray<NltkSplitSpec | string> = [
   'nltk.sent_tokenize'
 ]
 const TEXTS = 2000
-
-/** Texts per second of `run` over `texts`, repeated for `seconds`. */
-function rate (texts: readonly string[], seconds: number, run: (text: string) => void): number {
-  for (const t of texts.slice(0, 200)) run(t)
-  let done = 0
-  const started = performance.now()
-  do {
-    for (const t of texts) run(t)
-    done += texts.length
-  } while (performance.now() - started < seconds * 1000)
-  return done / ((performance.now() - started) / 1000)
-}
 
 const fmt = (x: number, digits = 0): string => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 

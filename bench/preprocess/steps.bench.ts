@@ -20,23 +20,12 @@ import { readModelSettings } from '../../src/settings/model-settings.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
 import { ROOT } from '../lib/corpus.js'
 import { markdown } from '../lib/report.js'
+import { rate } from '../lib/rate.js'
 import { benchNltkTokenizers } from './nltk-tokenizers.js'
 
 const APPS = ['sms-porter', 'reviews-snowball', 'movies-lemma', 'sms-slang-lancaster', 'danish-snowball', 'poems-accents']
 const TEXTS = 2000
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
-
-/** Texts per second of `run` over `texts`, repeated for `seconds`. */
-function rate (texts: readonly string[], seconds: number, run: (text: string) => void): number {
-  for (const t of texts.slice(0, 200)) run(t)
-  let done = 0
-  const started = performance.now()
-  do {
-    for (const t of texts) run(t)
-    done += texts.length
-  } while (performance.now() - started < seconds * 1000)
-  return done / ((performance.now() - started) / 1000)
-}
 
 function corpusTexts (app: string): string[] {
   const { corpus } = JSON.parse(readFileSync(path.join(ROOT, 'test', 'fixtures', 'apps', '1.2.1', app, 'fixture.json'), 'utf8')) as { corpus: string }

@@ -57,11 +57,6 @@ export class AdaptiveBatcher<R> {
     this.#freeWorkers = freeWorkers
   }
 
-  /** Chunks waiting to leave. */
-  get waiting (): number {
-    return this.#waiting.length
-  }
-
   /** Hands `texts` (one chunk; `scores`: it needs score rows) to the next gathered task; resolves with its rows of that task's result. */
   async submit (texts: readonly string[], scores: boolean): Promise<Share<R>> {
     return await new Promise<Share<R>>((resolve, reject) => {

@@ -6,7 +6,7 @@
  * it is shared with the workers like any model's.
  */
 import { ServiceError } from '../errors.js'
-import type { CombineRule, TieRule } from '../settings/model-settings.js'
+import type { CombineRule, EnsembleMemberSettings, ModelSettings, TieRule } from '../settings/model-settings.js'
 import type { TermCoverage } from '../sklearn/estimator.js'
 import type { Explanation } from '../sklearn/explain.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
@@ -77,6 +77,24 @@ export interface EnsembleExplanation {
   readonly members: readonly MemberDetail[]
 }
 
+/**
+ * The spec of the ensemble `settings` declare: file members read with those settings (as the
+ * folder would serve each file alone), models named by `resolveModel` (the repository finds
+ * their folders; the command line has none).
+ * @returns the spec, or the first member's problem (one line).
+ */
+export function ensembleSpecOf (settings: ModelSettings, resolveModel: (member: Extract<EnsembleMemberSettings, { kind: 'model' }>) => EnsembleMemberSpec | string): EnsembleSpec | string {
+  const declared = settings.ensemble
+  if (declared === null) return 'the settings declare no ensemble'
+  const members: EnsembleMemberSpec[] = []
+  for (const m of declared.members) {
+    const member = m.kind === 'file' ? { name: m.name, weight: m.weight, paths: { model: m.model, vectorizers: m.vectorizers }, settingsFile: settings.file } : resolveModel(m)
+    if (typeof member === 'string') return member
+    members.push(member)
+  }
+  return { file: settings.file, combine: declared.combine, ties: declared.ties, separator: declared.separator, members }
+}
+
 function memberFailure (name: string, err: unknown): ServiceError {
   if (err instanceof ServiceError) return new ServiceError(err.code, `ensemble member ${name}: ${err.detail}`, { file: err.file, offset: err.offset, cause: err })
   return new ServiceError('ERR_INTERNAL', `ensemble member ${name}: ${String(err)}`, { cause: err })
@@ -89,6 +107,17 @@ function memberFailure (name: string, err: unknown): ServiceError {
  * member without predict_proba for a mean).
  */
 export async function decodeEnsemble (spec: EnsembleSpec): Promise<{ state: EnsembleState, info: ModelInfo, notes: string[] }> {
+  const { state, predictor, notes } = await decodeAndCreate(spec)
+  return { state, info: predictor.info, notes }
+}
+
+/** Decodes and creates an ensemble in this thread (the command line). */
+export async function loadEnsemble (spec: EnsembleSpec): Promise<{ predictor: EnsemblePredictor, notes: string[] }> {
+  const { predictor, notes } = await decodeAndCreate(spec)
+  return { predictor, notes }
+}
+
+async function decodeAndCreate (spec: EnsembleSpec): Promise<{ state: EnsembleState, predictor: EnsemblePredictor, notes: string[] }> {
   const members: EnsembleMemberState[] = []
   const notes: string[] = []
   for (const m of spec.members) {
@@ -103,7 +132,7 @@ export async function decodeEnsemble (spec: EnsembleSpec): Promise<{ state: Ense
   const state: EnsembleState = { ensemble: { combine: spec.combine, ties: spec.ties, separator: spec.separator, members } }
   // Created here once, as a worker will: a mismatch is refused at load, not on every request.
   const predictor = await createEnsemblePredictor(state).catch((err: unknown) => { throw err instanceof ServiceError ? err.withFile(spec.file) : err })
-  return { state, info: predictor.info, notes }
+  return { state, predictor, notes }
 }
 
 /**

@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { ServiceError } from '../errors.js'
-import type { EnsembleMemberSpec, EnsembleSpec } from '../model/ensemble.js'
+import { ensembleSpecOf, type EnsembleSpec } from '../model/ensemble.js'
 import type { ModelSpec } from '../pool/classifier-pool.js'
 import { SETTINGS_FILE, conventionalFiles, readModelSettings, type ModelSettings } from '../settings/model-settings.js'
 
@@ -27,14 +27,8 @@ const isDir = (p: string): boolean => { try { return statSync(p).isDirectory() }
  * @returns the spec, or what makes it unservable (one line naming the member).
  */
 function ensembleSpec (settings: ModelSettings, name: string, root: string | null): EnsembleSpec | string {
-  const declared = settings.ensemble!
-  const members: EnsembleMemberSpec[] = []
   let known: FoundModel[] | undefined
-  for (const m of declared.members) {
-    if (m.kind === 'file') {
-      members.push({ name: m.name, weight: m.weight, paths: { model: m.model, vectorizers: m.vectorizers }, settingsFile: settings.file })
-      continue
-    }
+  return ensembleSpecOf(settings, m => {
     const where = `ensemble member ${m.name}`
     if (m.model === name) return `${where} is this ensemble itself`
     if (root === null) return `${where} names the repository model ${JSON.stringify(m.model)}, but this model is not served from a repository (MODEL_REPOSITORY)`
@@ -44,9 +38,8 @@ function ensembleSpec (settings: ModelSettings, name: string, root: string | nul
     if (found === undefined) return `${where}: no model named ${JSON.stringify(m.model)} in the repository (${known.map(f => f.name).filter(n => n !== name).join(', ') || 'none'})`
     if (found.ensemble === true) return `${where}: ${m.model} is itself an ensemble, and an ensemble of ensembles is not served (name its members here instead)`
     if (found.version === null) return `${where} (${m.model}) cannot be loaded: ${found.problem}`
-    members.push({ name: m.name, weight: m.weight, paths: found.spec.paths, settingsFile: found.spec.settingsFile })
-  }
-  return { file: settings.file, combine: declared.combine, ties: declared.ties, separator: declared.separator, members }
+    return { name: m.name, weight: m.weight, paths: found.spec.paths, settingsFile: found.spec.settingsFile }
+  })
 }
 
 /** The spec of a model whose settings declare an ensemble (its "model file" is its settings file), or why it cannot be served. */

@@ -28,6 +28,7 @@ import { openRepository } from '../../src/repository/open.js'
 import type { ModelRepository } from '../../src/repository/model-repository.js'
 import { clientOf, unary } from '../helpers/grpc-client.js'
 import { FIXTURES } from '../helpers/paths.js'
+import { readyPort, start } from '../helpers/processes.js'
 
 const HERE = path.join(FIXTURES, 'ensembles')
 const TEXTS = (JSON.parse(readFileSync(path.join(HERE, 'texts.json'), 'utf8')) as { texts: string[] }).texts
@@ -245,4 +246,33 @@ describe('ensembles served through every route', function () {
     const { body } = await post('/models/hybrid/predict', { text: TEXTS[3000] })
     expect(body.sentiment).to.equal(display(expected('hybrid').rows[3000]!.label))
   })
+})
+
+describe('an ensemble as the service process serves it (node dist/src/main.js)', function () {
+  this.timeout(120000)
+
+  const cases: Array<[string, Record<string, string>, string]> = [
+    ['MODEL_SETTINGS naming an ensemble of files', { MODEL_SETTINGS: path.join(HERE, 'repository', 'mbti', 'model-settings.json') }, 'mbti'],
+    ['MODEL_DIR holding one', { MODEL_DIR: path.join(HERE, 'repository', 'poem-int') }, 'poem-int'],
+    ['MODEL_REPOSITORY with the ensemble as DEFAULT_MODEL (members by name)', { MODEL_REPOSITORY: path.join(HERE, 'repository'), DEFAULT_MODEL: 'hybrid' }, 'hybrid']
+  ]
+  for (const [what, env, model] of cases) {
+    it(`starts with ${what}, and answers /batch_predict and V2 as the app did`, async () => {
+      const run = start({ LOG_LEVEL: 'info', CACHE_SIZE: '0', ...env })
+      try {
+        const port = await readyPort(run)
+        const rows = expected(model).rows
+        const ids = rows.map((_, i) => i).filter(i => rows[i]!.knn_tie !== true).filter(i => i % 31 === 0).slice(0, 50)
+        const texts = ids.map(i => TEXTS[i]!)
+        const batch = await (await fetch(`http://127.0.0.1:${port}/batch_predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ texts }) })).json() as { predictions: Array<{ prediction: string }> }
+        expect(batch.predictions.map(p => p.prediction)).to.deep.equal(ids.map(i => display(rows[i]!.label)))
+        const name = 'MODEL_REPOSITORY' in env ? model : 'default'
+        const v2 = await (await fetch(`http://127.0.0.1:${port}/v2/models/${name}/infer`, { method: 'POST', body: JSON.stringify({ inputs: [{ name: 'text', shape: [texts.length], datatype: 'BYTES', data: texts }], outputs: [{ name: 'confidence' }] }) })).json() as { outputs: V2Output[] }
+        v2.outputs[0]!.data.forEach((c, k) => { near(c as number, rows[ids[k]!]!.confidence, `text ${ids[k]!}`) })
+      } finally {
+        run.child.kill('SIGTERM')
+        await run.exit
+      }
+    })
+  }
 })

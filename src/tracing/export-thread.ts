@@ -13,7 +13,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto'
 import { defaultResource, resourceFromAttributes, type Resource } from '@opentelemetry/resources'
 import { BatchSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace'
 import { SpanCounts } from './span-counts.js'
-import type { ExportThreadData, FromExportThread, SpanRecord, ToExportThread } from './span-record.js'
+import { unflatten, type ExportThreadData, type FromExportThread, type SpanRecord, type ToExportThread } from './span-record.js'
 
 const port = parentPort!
 const { config, scope } = workerData as ExportThreadData
@@ -79,10 +79,12 @@ export function readableSpan (r: SpanRecord): ReadableSpan {
 
 port.on('message', (message: ToExportThread) => {
   switch (message.type) {
-    case 'spans':
-      for (const r of message.spans) processor.onEnd(readableSpan(r))
-      post({ type: 'taken', n: message.spans.length })
+    case 'spans': {
+      const records = unflatten(message.spans)
+      for (const r of records) processor.onEnd(readableSpan(r))
+      post({ type: 'taken', n: records.length })
       return
+    }
     case 'flush':
       void processor.forceFlush().finally(() => {
         post({ type: 'counts', counts: counts.counts })

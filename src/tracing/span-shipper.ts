@@ -6,12 +6,17 @@
  * past it a span is dropped and counted, so nothing grows while the export thread is stuck.
  */
 import { Worker } from 'node:worker_threads'
-import type { ExportCounts, ExportThreadData, FromExportThread, SpanRecord, ToExportThread } from './span-record.js'
+import { flatten, type ExportCounts, type ExportThreadData, type FromExportThread, type SpanRecord, type ToExportThread } from './span-record.js'
 
 const EXPORT_THREAD = new URL('./export-thread.js', import.meta.url)
 
 /** The longest a finished span waits on the front thread before it is posted. */
 const MAX_DELAY_MS = 50
+/**
+ * Spans posted in one message at most: enough to share a message's fixed cost, few enough that
+ * under load the records are posted (and die) young, before a scavenge would copy them.
+ */
+const POST_BATCH = 64
 
 export interface ShipperLog {
   readonly warn: (message: string) => void
@@ -38,7 +43,7 @@ export class SpanShipper {
   private constructor (worker: Worker, data: ExportThreadData, log: ShipperLog) {
     this.#worker = worker
     this.#bound = data.config.maxQueueSize
-    this.#batch = data.config.maxExportBatchSize
+    this.#batch = Math.min(POST_BATCH, data.config.maxExportBatchSize)
     this.#delayMs = Math.min(MAX_DELAY_MS, data.config.scheduleDelayMs)
     worker.on('message', (m: FromExportThread) => {
       switch (m.type) {
@@ -90,7 +95,7 @@ export class SpanShipper {
     clearTimeout(this.#timer)
     this.#timer = undefined
     if (this.#pending.length === 0 || !this.#alive) return
-    this.#send({ type: 'spans', spans: this.#pending })
+    this.#send({ type: 'spans', spans: flatten(this.#pending) })
     this.#posted += this.#pending.length
     this.#pending = []
   }

@@ -17,8 +17,11 @@ export class SpanCounts implements MeterProvider {
   readonly #meter: Meter
   #failing = false
 
-  /** @param onChange told when exports start failing (with why) and when they work again. */
-  constructor (onChange: (failing: boolean, why: string) => void) {
+  /**
+   * @param onChange told when exports start failing (with why) and when they work again.
+   * @param onCount told after every count.
+   */
+  constructor (onChange: (failing: boolean, why: string) => void, onCount: () => void = () => {}) {
     const noop = createNoopMeter()
     const counter: Counter = {
       add: (n: number, attributes?: Attributes) => {
@@ -32,6 +35,7 @@ export class SpanCounts implements MeterProvider {
           this.failed += n
           if (!this.#failing) onChange(this.#failing = true, String(error))
         }
+        onCount()
       }
     }
     this.#meter = Object.assign(Object.create(noop) as Meter, {

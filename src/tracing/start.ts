@@ -10,5 +10,5 @@ import type { Tracing } from './tracing.js'
 export async function startTracing (config: TracingConfig | null, logger: Logger): Promise<Tracing | undefined> {
   if (config === null) return undefined
   const { OtelTracing } = await import('./otel-tracing.js')
-  return new OtelTracing(config, logger)
+  return await OtelTracing.start(config, logger)
 }

@@ -160,7 +160,8 @@ describe('webhooks', function () {
       sender.send('model.unloaded', { n: 1 })
       sender.send('model.unloaded', { n: 2 })
       sender.send('model.unloaded', { n: 3 })
-      await waitFor(() => r.got.length === 2)
+      // The receiver records an event before its answer reaches the sender: wait for both.
+      await waitFor(() => r.got.length === 2 && sender.counts.delivered === 2)
       expect(r.got.map(g => g.event.data.n)).to.deep.equal([1, 3])
       expect(sender.counts).to.deep.equal({ delivered: 2, retried: 2, dropped: 0, refused: 1 })
     } finally {

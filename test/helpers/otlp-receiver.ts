@@ -31,6 +31,10 @@ export interface ReceivedSpan {
   readonly status: { readonly code: number, readonly message: string }
   readonly resource: Readonly<Record<string, Value>>
   readonly scope: string
+  /** The W3C tracestate, serialised ('' for none). */
+  readonly traceState: string
+  /** OTLP's span flags: the W3C trace flags, 0x100 (it is known whether the parent is remote), 0x200 (it is). */
+  readonly flags: number
 }
 
 export type ReceiverMode = 'ok' | 'hang' | '503' | 'sink'
@@ -76,7 +80,7 @@ interface Decoded {
     resource?: { attributes?: KeyValue[] }
     scope_spans?: Array<{
       scope?: { name?: string }
-      spans?: Array<{ trace_id: Buffer, span_id: Buffer, parent_span_id: Buffer, name: string, kind: number, start_time_unix_nano: string, end_time_unix_nano: string, attributes?: KeyValue[], status?: { code?: number, message?: string } }>
+      spans?: Array<{ trace_id: Buffer, span_id: Buffer, parent_span_id: Buffer, trace_state?: string, flags?: number, name: string, kind: number, start_time_unix_nano: string, end_time_unix_nano: string, attributes?: KeyValue[], status?: { code?: number, message?: string } }>
     }>
   }>
 }
@@ -97,7 +101,9 @@ export function decodeSpans (body: Buffer): ReceivedSpan[] {
       attributes: attributesOf(s.attributes),
       status: { code: s.status?.code ?? 0, message: s.status?.message ?? '' },
       resource,
-      scope: ss.scope?.name ?? ''
+      scope: ss.scope?.name ?? '',
+      traceState: s.trace_state ?? '',
+      flags: s.flags ?? 0
     })))
   })
 }

@@ -137,11 +137,16 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
 
   it('continues a REST request\'s trace: its server span, the cache, the admission and the worker task under it, and tells the caller its span', async () => {
     const c = caller()
+    const sentNs = BigInt(Date.now()) * 1_000_000n
     const answer = await send(service.port, 'POST', '/predict', { text: TEXT }, { traceparent: c.traceparent, tracestate: 'vendor=1' })
+    const answeredNs = BigInt(Date.now() + 1) * 1_000_000n
     expect(answer.status).to.equal(200)
     const spans = await traceOf(receiver, service.tracing, c.traceId, 4)
     const server = one(spans, 'POST /predict')
-    expect(server).to.deep.include({ parentSpanId: c.spanId, kind: 2, scope: 'tfidf-serve' })
+    // Sampled, its parent known to be remote (0x100) and remote (0x200), the caller's tracestate kept.
+    expect(server).to.deep.include({ parentSpanId: c.spanId, kind: 2, scope: 'tfidf-serve', traceState: 'vendor=1', flags: 0x301 })
+    // Wall-clock times, within the exchange as the client saw it.
+    expect(server.startNs >= sentNs && server.endNs <= answeredNs, `${server.startNs}..${server.endNs} within ${sentNs}..${answeredNs}`).to.equal(true)
     expect(server.status.code).to.equal(0)
     expect(server.attributes).to.deep.include({ 'http.request.method': 'POST', 'http.route': '/predict', 'url.path': '/predict', 'url.scheme': 'http', 'http.response.status_code': 200, 'server.port': service.port, 'client.address': '127.0.0.1' })
     expect(server.resource['service.name']).to.equal('tfidf-serve')
@@ -154,6 +159,8 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
       expect(child.parentSpanId, child.name).to.equal(server.spanId)
       expect(child.kind, child.name).to.equal(1)
       expect(child.startNs >= server.startNs && child.endNs <= server.endNs, `${child.name} within the request`).to.equal(true)
+      // The trace's flags and tracestate, its parent local.
+      expect({ flags: child.flags, traceState: child.traceState }, child.name).to.deep.equal({ flags: 0x101, traceState: 'vendor=1' })
     }
     expect(cache.attributes).to.deep.include({ 'tfidf.texts': 1, 'tfidf.cache.misses': 1 })
     expect(task.attributes).to.deep.include({ 'tfidf.model.name': 'default', 'tfidf.model.version': '1', 'tfidf.texts': 1 })

@@ -11,6 +11,8 @@ import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
 import { DEFAULT_TOP_K, MAX_TOP_K } from './service/limits.js'
 import type { LineFormat, LinesResult } from './prediction-lines.js'
 import type { ServedModelSpec } from './model/served-model.js'
+import type { EnsemblePredictor, EnsembleSpec } from './model/ensemble.js'
+import type { TextClassifier } from './sklearn/predictor.js'
 
 const USAGE = `Usage: tfidf-serve <command> [options]
 
@@ -109,15 +111,27 @@ KServe's flags set MODEL_NAME, MODEL_DIR (a folder holding one model), PORT and 
 
 class UsageError extends Error {}
 
-/** The model, its settings and label names, as the flags give them. */
-async function modelSpec (values: { model?: string, vectorizer?: string[], settings?: string, labels?: string }): Promise<ServedModelSpec> {
+/** The model, its settings and label names, as the flags give them; `ensemble` when the settings (with no --model) declare one. */
+async function modelSpec (values: { model?: string, vectorizer?: string[], settings?: string, labels?: string }): Promise<ServedModelSpec & { ensemble: EnsembleSpec | null }> {
   const { readModelSettings, settingsBeside } = await import('./settings/model-settings.js')
   const settingsFile = values.settings ?? (values.model === undefined ? undefined : settingsBeside(values.model))
   const settings = settingsFile === undefined ? null : readModelSettings(settingsFile)
+  if (settings?.ensemble != null && values.model === undefined) {
+    const { ensembleSpecOf } = await import('./model/ensemble.js')
+    const ensemble = ensembleSpecOf(settings, m => `ensemble member ${m.name} names the repository model ${JSON.stringify(m.model)}, which the command line cannot look up: serve the repository (MODEL_REPOSITORY), or name the member's "file"`)
+    if (typeof ensemble === 'string') throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${ensemble}`, { file: settings.file })
+    return { paths: { model: settings.file, vectorizers: [] }, settingsFile: settings.file, labels: null, ensemble }
+  }
   const model = values.model ?? settings?.model ?? DEFAULT_MODEL_PATH
   const vectorizers = values.vectorizer ?? (values.model !== undefined ? [] : settings?.model != null ? [...settings.vectorizers] : [DEFAULT_VECTORIZER_PATH])
   const { labelSourceOf } = await import('./model/served-model.js')
-  return { paths: { model, vectorizers }, settingsFile: settings?.file ?? null, labels: values.labels === undefined ? null : labelSourceOf(values.labels) }
+  return { paths: { model, vectorizers }, settingsFile: settings?.file ?? null, labels: values.labels === undefined ? null : labelSourceOf(values.labels), ensemble: null }
+}
+
+/** Loads the flags' model in this thread: an ensemble, or a single model. */
+async function loadAnyModel (spec: Awaited<ReturnType<typeof modelSpec>>): Promise<{ predictor: TextClassifier | EnsemblePredictor, notes: readonly string[] }> {
+  if (spec.ensemble !== null) return await (await import('./model/ensemble.js')).loadEnsemble(spec.ensemble)
+  return await (await import('./model/served-model.js')).loadServedModel(spec)
 }
 
 const MODEL_ARGS = {
@@ -170,7 +184,7 @@ async function predict (argv: string[]): Promise<void> {
   const inFlight = workers * 2
   // Loaded here, not at the top: `serve` and `inspect` do not need them.
   const [{ ClassifierPool }, { lineChunks }] = await Promise.all([import('./pool/classifier-pool.js'), import('./line-chunks.js')])
-  const pool = await ClassifierPool.start({ modelPath: spec.paths.model, vectorizerPaths: spec.paths.vectorizers ?? [], settingsFile: spec.settingsFile, labels: spec.labels, workers, predictionTimeoutMs: 3_600_000, maxConcurrentRequests: inFlight, maxQueue: 0 })
+  const pool = await ClassifierPool.start({ modelPath: spec.paths.model, vectorizerPaths: spec.paths.vectorizers ?? [], settingsFile: spec.settingsFile, labels: spec.labels, ensemble: spec.ensemble, workers, predictionTimeoutMs: 3_600_000, maxConcurrentRequests: inFlight, maxQueue: 0 })
   const loaded = performance.now()
   let texts = 0
   try {
@@ -206,8 +220,8 @@ async function explain (argv: string[]): Promise<void> {
   const topK = Number(values['top-k'])
   if (!Number.isInteger(topK) || topK < 1 || topK > MAX_TOP_K) throw new UsageError(`--top-k must be an integer from 1 to ${MAX_TOP_K}, not '${values['top-k'] ?? ''}'`)
   if (positionals.length > 1) throw new UsageError('explain takes at most one FILE')
-  const [{ loadServedModel }, { lineChunks }, { mapLines }, { explanationJson }] = await Promise.all([import('./model/served-model.js'), import('./line-chunks.js'), import('./prediction-lines.js'), import('./service/explanation-json.js')])
-  const { predictor } = await loadServedModel(await modelSpec(values))
+  const [{ lineChunks }, { mapLines }, { explanationJson }] = await Promise.all([import('./line-chunks.js'), import('./prediction-lines.js'), import('./service/explanation-json.js')])
+  const { predictor } = await loadAnyModel(await modelSpec(values))
   const refusal = predictor.explainRefusal
   if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
   let linesBefore = 0
@@ -219,9 +233,8 @@ async function explain (argv: string[]): Promise<void> {
 async function inspect (argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: MODEL_ARGS })
   if (values.help === true) return void process.stdout.write(HELP.inspect)
-  const { loadServedModel } = await import('./model/served-model.js')
   const spec = await modelSpec(values)
-  const { predictor, notes } = await loadServedModel(spec)
+  const { predictor, notes } = await loadAnyModel(spec)
   const info = predictor.info
   process.stdout.write(JSON.stringify({
     classifier: info.classifier,
@@ -246,7 +259,10 @@ async function verifyCommand (argv: string[]): Promise<number> {
   const show = Number(values.show)
   if (!Number.isInteger(show) || show < 0) throw new UsageError(`--show must be an integer >= 0, not '${values.show ?? ''}'`)
   const [{ loadServedModel }, { verify }] = await Promise.all([import('./model/served-model.js'), import('./verify.js')])
-  const { predictor } = await loadServedModel(await modelSpec(values))
+  const spec = await modelSpec(values)
+  // verify compares one model's cleaned text and answers with its app's; an ensemble's members are each such a model.
+  if (spec.ensemble !== null) throw new ServiceError('ERR_CONFIG_INVALID', 'verify checks one model against its app: verify each member of the ensemble with its own files (--model, --vectorizer, --settings)', { file: spec.ensemble.file })
+  const { predictor } = await loadServedModel(spec)
   const report = await verify(predictor, positionals[0]!, show)
   process.stdout.write(JSON.stringify(report, null, 2) + '\n')
   return report.disagree === 0 ? 0 : 1

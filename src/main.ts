@@ -22,7 +22,7 @@ export async function main (): Promise<void> {
     const source = defaultModelSourceFromEnv(process.env)
     const root = source.modelRepository
     const first = defaultModelOf(source)
-    decoding = decodeModelInThread(first.spec.paths, first.spec.settingsFile)
+    decoding = decodeModelInThread(first.spec.paths, first.spec.settingsFile, null, first.spec.ensemble ?? null)
     decoding.catch(() => {})
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)
@@ -42,6 +42,7 @@ export async function main (): Promise<void> {
       vectorizerPaths: first.spec.paths.vectorizers ?? [],
       settingsFile: first.spec.settingsFile,
       modelBatching: first.spec.batching,
+      ensemble: first.spec.ensemble ?? null,
       decoding,
       onWorkerRestart: threadId => {
         logger.warn('worker restarted', { thread_id: threadId })

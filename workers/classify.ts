@@ -6,7 +6,7 @@
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
-import { createServedPredictor } from '../src/model/served-model.js'
+import { createAnyPredictor, type EnsembleExplanation, type EnsemblePredictor } from '../src/model/ensemble.js'
 import { predictLines, type LinesResult } from '../src/prediction-lines.js'
 import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
@@ -20,7 +20,7 @@ const init = workerData as WorkerInit
 // The pool counts the workers that start after the first ones: replacements.
 parentPort?.postMessage({ workerStarted: threadId } satisfies WorkerStarted)
 
-type Made = { predictor: TextClassifier, model: PublishedModel } | { failure: WorkerStatus }
+type Made = { predictor: TextClassifier | EnsemblePredictor, model: PublishedModel } | { failure: WorkerStatus }
 
 /** The models this worker has created (or is creating), by key. */
 const models = new Map<string, Promise<Made>>()
@@ -30,7 +30,7 @@ const subscriber = new ModelSubscriber(init.modelChannel, key => { models.delete
 async function make (key: string): Promise<Made> {
   const model = await subscriber.receive(key)
   try {
-    return { predictor: await createServedPredictor(model.state, model.app), model }
+    return { predictor: await createAnyPredictor(model.state, model.app), model }
   } catch (err) {
     if (err instanceof ServiceError) return { failure: { ok: false, code: err.code, message: err.message } }
     return { failure: { ok: false, code: 'ERR_INTERNAL', message: String(err) } }
@@ -70,7 +70,7 @@ export async function status (task?: StatusTask): Promise<WorkerStatus> {
 }
 
 /** Which scores the model gives, from one prediction (a text of one space: no feature, never refused). */
-function outputsOf (predictor: TextClassifier): { proba: boolean, decisionWidth: number } {
+function outputsOf (predictor: TextClassifier | EnsemblePredictor): { proba: boolean, decisionWidth: number } {
   try {
     const p = predictor.predict(' ')
     return { proba: p.proba !== undefined, decisionWidth: p.decision?.length ?? 0 }
@@ -80,7 +80,7 @@ function outputsOf (predictor: TextClassifier): { proba: boolean, decisionWidth:
 }
 
 /** The model, or the reason it could not be made, thrown. */
-async function predictor (key?: string): Promise<TextClassifier> {
+async function predictor (key?: string): Promise<TextClassifier | EnsemblePredictor> {
   const m = await made(key)
   if ('failure' in m) throw new Error(m.failure.ok ? 'unreachable' : m.failure.message)
   return m.predictor
@@ -122,7 +122,7 @@ export async function predict (task: PredictTask): Promise<PredictResult> {
   return phases === undefined ? { columns, proba, decision, probaWidth, decisionWidth } : { columns, proba, decision, probaWidth, decisionWidth, phases }
 }
 
-export async function explain (task: ExplainTask): Promise<Explanation[]> {
+export async function explain (task: ExplainTask): Promise<Array<Explanation | EnsembleExplanation>> {
   const model = await predictor(task.model)
   return task.texts.map(text => model.explain(text, task.topK))
 }

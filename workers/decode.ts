@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { ServiceError } from '../src/errors.js'
 import type { DecodeReply, DecodeRequest } from '../src/pool/decode-messages.js'
+import { decodeEnsemble } from '../src/model/ensemble.js'
 import { decodeServedModel } from '../src/model/served-model.js'
 import { shareState } from '../src/sklearn/shared-state.js'
 
@@ -15,7 +16,9 @@ const request = workerData as DecodeRequest
 
 async function decode (): Promise<DecodeReply> {
   try {
-    const { state, info, notes, app } = await decodeServedModel({ paths: request.paths, settingsFile: request.settingsFile, labels: request.labels })
+    const { state, info, notes, app } = request.ensemble !== null
+      ? { ...await decodeEnsemble(request.ensemble), app: null }
+      : await decodeServedModel({ paths: request.paths, settingsFile: request.settingsFile, labels: request.labels })
     const shared = shareState(state)
     return { ok: true, state: shared.state, bytes: shared.bytes, info, notes, app }
   } catch (err) {

@@ -20,6 +20,7 @@ import { WorkerStarts } from './worker-starts.js'
 import { watchShare, watchTask, type PoolObserver, type TaskReport } from './task-observer.js'
 import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
+import type { EnsembleExplanation, EnsembleSpec } from '../model/ensemble.js'
 
 /**
  * A worker's young generation. V8 grows it to 48 MB under a steady stream of short-lived
@@ -57,6 +58,8 @@ export interface PoolOptions {
   readonly adaptiveBatch?: BatchLimits
   /** The first model's own batching, from its settings. */
   readonly modelBatching?: ModelBatching | null
+  /** The first model's members and rule when it is an ensemble. */
+  readonly ensemble?: EnsembleSpec | null
 }
 
 /** What the pool reports of each predict task it hands a worker: its model, texts, and the requests' chunks it carries. */
@@ -95,6 +98,8 @@ export interface ModelSpec {
   readonly labels?: LabelSource | null
   /** The model's own adaptive batching (its settings' max_batch_size and max_batch_time); what it leaves out is the pool's. */
   readonly batching?: ModelBatching | null
+  /** An ensemble's members and rule (its settings' `ensemble`); absent for a single model. */
+  readonly ensemble?: EnsembleSpec | null
 }
 
 type Task = PredictTask | LinesTask | ExplainTask | StatusTask
@@ -192,7 +197,7 @@ export class ClassifierPool {
     let decoded
     let statuses: WorkerStatus[]
     try {
-      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null))
+      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null, options.ensemble ?? null))
       statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.workers)
     } catch (err) {
       // A refusal usually comes while the workers still load their code: let them finish first.
@@ -223,7 +228,7 @@ export class ClassifierPool {
    */
   async addModel (key: string, spec: ModelSpec): Promise<ModelStatus> {
     const started = performance.now()
-    const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null)
+    const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null, spec.ensemble ?? null)
     const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, this.#workers)
     const model = modelStatus(decoded, statuses, performance.now() - started)
     this.#models.set(key, model)
@@ -442,12 +447,12 @@ export class ClassifierPool {
    * @throws ServiceError ERR_NOT_EXPLAINABLE (422) for a model explanations are not defined
    * for, else as `#admitted` says.
    */
-  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<Explanation[]> {
+  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<Array<Explanation | EnsembleExplanation>> {
     const refusal = this.#models.get(key)?.explainRefusal
     if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
     return await this.#admitted(key, async run => {
       const task: ExplainTask = { texts, topK, model: key }
-      return await run(task, { name: 'explain' }) as Explanation[]
+      return await run(task, { name: 'explain' }) as Array<Explanation | EnsembleExplanation>
     }, observer)
   }
 

@@ -1,6 +1,7 @@
 /** What crosses between the pool and the thread that decodes the model (workers/decode.ts). */
 import type { ErrorCode } from '../errors.js'
-import type { AppSource, ServedModelState } from '../model/served-model.js'
+import type { AnyModelState, EnsembleSpec } from '../model/ensemble.js'
+import type { AppSource } from '../model/served-model.js'
 import type { LabelSource } from '../settings/model-settings.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 import type { ModelInfo } from '../sklearn/predictor.js'
@@ -11,9 +12,11 @@ export interface DecodeRequest {
   readonly settingsFile: string | null
   /** Label names that replace the settings' (the CLI's --labels). */
   readonly labels: LabelSource | null
+  /** An ensemble's members and rule (its settings' `ensemble`), or null for a single model. */
+  readonly ensemble: EnsembleSpec | null
 }
 
 export type DecodeReply =
   /** `app`: the settings and functions module the decoding read, which the workers then build from. */
-  | { readonly ok: true, readonly state: ServedModelState, readonly bytes: number, readonly info: ModelInfo, readonly notes: readonly string[], readonly app: AppSource | null }
+  | { readonly ok: true, readonly state: AnyModelState, readonly bytes: number, readonly info: ModelInfo, readonly notes: readonly string[], readonly app: AppSource | null }
   | { readonly ok: false, readonly code: ErrorCode, readonly detail: string, readonly file: string | undefined, readonly offset: number | undefined }

@@ -6,6 +6,7 @@ import { once } from 'node:events'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { ServiceError } from '../errors.js'
+import type { EnsembleSpec } from '../model/ensemble.js'
 import type { LabelSource } from '../settings/model-settings.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 import type { DecodeReply, DecodeRequest } from './decode-messages.js'
@@ -42,17 +43,17 @@ function done (): void {
 /**
  * @throws ServiceError naming the file and the problem when the model cannot be served.
  */
-export async function decodeModelInThread (paths: ModelPaths, settingsFile: string | null = null, labels: LabelSource | null = null): Promise<DecodedModel> {
+export async function decodeModelInThread (paths: ModelPaths, settingsFile: string | null = null, labels: LabelSource | null = null, ensemble: EnsembleSpec | null = null): Promise<DecodedModel> {
   await turn()
   try {
-    return await decodeNow(paths, settingsFile, labels)
+    return await decodeNow(paths, settingsFile, labels, ensemble)
   } finally {
     done()
   }
 }
 
-async function decodeNow (paths: ModelPaths, settingsFile: string | null = null, labels: LabelSource | null = null): Promise<DecodedModel> {
-  const request: DecodeRequest = { paths: { model: paths.model, vectorizers: [...(paths.vectorizers ?? [])] }, settingsFile, labels }
+async function decodeNow (paths: ModelPaths, settingsFile: string | null, labels: LabelSource | null, ensemble: EnsembleSpec | null): Promise<DecodedModel> {
+  const request: DecodeRequest = { paths: { model: paths.model, vectorizers: [...(paths.vectorizers ?? [])] }, settingsFile, labels, ensemble }
   const worker = new Worker(DECODER, { workerData: request })
   const exited = once(worker, 'exit')
   const [reply] = await Promise.race([once(worker, 'message'), exited.then(([code]) => { throw new Error(`the model decoder stopped with code ${String(code)}`) })]) as [DecodeReply]

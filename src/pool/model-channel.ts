@@ -7,14 +7,15 @@
  * the workers to let go of that model, so its memory can be freed.
  */
 import { BroadcastChannel } from 'node:worker_threads'
-import type { AppSource, ServedModelState } from '../model/served-model.js'
+import type { AnyModelState } from '../model/ensemble.js'
+import type { AppSource } from '../model/served-model.js'
 
 /**
  * A model as a worker needs it: its state, and its settings and functions module as its load
  * read them (a worker started later builds the same model, whatever the files hold by then).
  */
 export interface PublishedModel {
-  readonly state: ServedModelState
+  readonly state: AnyModelState
   readonly app: AppSource | null
 }
 

@@ -186,7 +186,7 @@ export class ModelRepository {
       const known = this.#entries.get(name)
       const folder = known?.folder ?? (this.#root === null ? null : this.#findFolder(name))
       if (folder === null && known?.spec == null) throw new ServiceError('ERR_NOT_FOUND', `no model named ${name} in the repository`)
-      const found: FoundModel = folder !== null ? readModelFolder(folder) : { name, version: known!.served?.version ?? '1', versions: known!.versions, spec: known!.spec!, folder: '' }
+      const found: FoundModel = folder !== null ? readModelFolder(folder, this.#root) : { name, version: known!.served?.version ?? '1', versions: known!.versions, spec: known!.spec!, folder: '' }
       return await this.#loadFound({ ...found, name })
     })
   }
@@ -204,7 +204,7 @@ export class ModelRepository {
 
   /** Loads or reloads the model of a repository folder (polling found it new or changed). */
   async loadFolder (folder: string): Promise<ModelEntry> {
-    const found = readModelFolder(folder)
+    const found = readModelFolder(folder, this.#root)
     await this.#enqueue(found.name, async () => await this.#loadFound(found))
     return this.#entries.get(found.name)!
   }
@@ -229,13 +229,13 @@ export class ModelRepository {
 
   /** Reloads every model of the repository and loads new folders (SIGHUP); a failure leaves the old version serving. */
   async reloadAll (): Promise<void> {
-    const names = new Set([...this.#entries.keys(), ...(this.#root === null ? [] : scanRepository(this.#root).map(f => f.name))])
+    const names = new Set([...this.#entries.keys(), ...(this.#root === null ? [] : scanRepository(this.#root, null).map(f => f.name))])
     await Promise.all([...names].map(async name => await this.load(name).catch(() => {})))
   }
 
   #findFolder (name: string): string | null {
     if (this.#root === null) return null
-    return scanRepository(this.#root).find(f => f.name === name)?.folder ?? null
+    return scanRepository(this.#root, null).find(f => f.name === name)?.folder ?? null
   }
 
   async #enqueue<T> (name: string, change: () => Promise<T>): Promise<T> {

@@ -8,7 +8,7 @@ import type { Config } from '../config.js'
 import { ServiceError } from '../errors.js'
 import { modelPathsFromEnv } from '../paths.js'
 import { ClassifierPool, type ModelSpec, type PoolOptions } from '../pool/classifier-pool.js'
-import { chooseDefault, readModelFolder } from './layout.js'
+import { chooseDefault, ensembleModelSpec, readModelFolder } from './layout.js'
 import { ModelRepository, type RepositoryEvents } from './model-repository.js'
 import { readModelSettings } from '../settings/model-settings.js'
 
@@ -35,11 +35,18 @@ export function defaultModelOf (source: DefaultModelSource): DefaultModel {
     return { name: found.name, version: found.version, folder: found.folder, spec: found.spec }
   }
   if (source.modelDir !== null) {
-    const found = readModelFolder(source.modelDir)
+    const found = readModelFolder(source.modelDir, null)
     if (found.version === null) throw new ServiceError('ERR_CONFIG_INVALID', `MODEL_DIR holds no model that can be served: ${found.problem}`, { file: source.modelDir })
     return { name: source.modelName, version: found.version, folder: source.modelDir, spec: found.spec }
   }
-  const batching = source.settingsFile === null ? null : readModelSettings(source.settingsFile).batching
+  const settings = source.settingsFile === null ? null : readModelSettings(source.settingsFile)
+  if (settings?.ensemble != null) {
+    // MODEL_SETTINGS alone may declare an ensemble of files (no repository: no models by name).
+    const spec = ensembleModelSpec(settings, source.modelName, null)
+    if (typeof spec === 'string') throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${spec}`, { file: settings.file })
+    return { name: source.modelName, version: '1', folder: null, spec }
+  }
+  const batching = settings?.batching ?? null
   return { name: source.modelName, version: '1', folder: null, spec: { paths: { model: source.modelPath, vectorizers: source.vectorizerPaths }, settingsFile: source.settingsFile, batching } }
 }
 
@@ -65,7 +72,7 @@ export function repositoryOver (pool: ClassifierPool, config: Readonly<Config>, 
 /** A pool serving the default model and a repository over it, the other models loaded. */
 export async function openRepository (config: Readonly<Config>, options: Partial<PoolOptions> = {}, events: RepositoryEvents = {}): Promise<{ pool: ClassifierPool, repository: ModelRepository }> {
   const first = defaultModelOf(config)
-  const pool = await ClassifierPool.start({ ...config, modelPath: first.spec.paths.model, vectorizerPaths: first.spec.paths.vectorizers ?? [], settingsFile: first.spec.settingsFile, modelBatching: first.spec.batching, ...options })
+  const pool = await ClassifierPool.start({ ...config, modelPath: first.spec.paths.model, vectorizerPaths: first.spec.paths.vectorizers ?? [], settingsFile: first.spec.settingsFile, modelBatching: first.spec.batching, ensemble: first.spec.ensemble ?? null, ...options })
   const repository = repositoryOver(pool, config, first, events)
   await repository.loadAll()
   return { pool, repository }

@@ -35,6 +35,27 @@ export interface ModelSettings {
   readonly columns: ReadonlyArray<{ readonly function: string, readonly width: number }>
   /** MLServer's adaptive batching, `max_batch_size` and `max_batch_time` (seconds), as far as the file sets them. */
   readonly batching: ModelBatching | null
+  /** A model made of other models (`ensemble`), or null. */
+  readonly ensemble: EnsembleSettings | null
+}
+
+/** How an ensemble's answer is made of its members' answers. */
+export type CombineRule = 'vote' | 'mean' | 'join'
+/** Which label a tied vote gives: the first member's vote among the tied (Counter's most_common), or the first in class order. */
+export type TieRule = 'first' | 'lowest'
+
+/** A member: a model file of the folder (with the folder's settings, as served alone), or another model of the repository by name. */
+export type EnsembleMemberSettings =
+  | { readonly kind: 'file', readonly name: string, readonly weight: number, readonly model: string, readonly vectorizers: readonly string[] }
+  | { readonly kind: 'model', readonly name: string, readonly weight: number, readonly model: string }
+
+export interface EnsembleSettings {
+  readonly combine: CombineRule
+  /** A vote's tie rule; null for the other rules. */
+  readonly ties: TieRule | null
+  /** What a join puts between the members' labels. */
+  readonly separator: string
+  readonly members: readonly EnsembleMemberSettings[]
 }
 
 /** A model's own adaptive batching; what it leaves out comes from ADAPTIVE_BATCH_*. */
@@ -72,6 +93,31 @@ const SCHEMA = {
                 columns: {
                   type: 'array',
                   items: { type: 'object', required: ['function', 'width'], additionalProperties: false, properties: { function: { type: 'string', minLength: 1 }, width: { type: 'integer', minimum: 1 } } }
+                },
+                ensemble: {
+                  type: 'object',
+                  required: ['combine', 'members'],
+                  additionalProperties: false,
+                  properties: {
+                    combine: { enum: ['vote', 'mean', 'join'] },
+                    ties: { enum: ['first', 'lowest'] },
+                    separator: { type: 'string' },
+                    members: {
+                      type: 'array',
+                      minItems: 2,
+                      items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        properties: {
+                          file: { type: 'string', minLength: 1 },
+                          model: { type: 'string', minLength: 1 },
+                          vectorizer: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
+                          name: { type: 'string', minLength: 1 },
+                          weight: { type: 'number', exclusiveMinimum: 0 }
+                        }
+                      }
+                    }
+                  }
                 },
                 labels: {
                   oneOf: [
@@ -174,7 +220,7 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
   if (wrongStep !== undefined) throw problem(absolute, wrongStep)
   const doc = raw as { name?: string, max_batch_size?: number, max_batch_time?: number, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
-  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string>, columns?: ModelSettings['columns'] }
+  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string>, columns?: ModelSettings['columns'], ensemble?: RawEnsemble }
   if (ours.columns !== undefined && ours.columns.length > 0 && ours.functions === undefined) {
     throw problem(absolute, 'columns name functions of the app, but the settings name no functions module ("functions")')
   }
@@ -184,11 +230,13 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const vectorizerNames = ours.vectorizer === undefined ? [] : typeof ours.vectorizer === 'string' ? [ours.vectorizer] : ours.vectorizer
   let model = ours.model === undefined ? null : at(ours.model)
   let vectorizers = vectorizerNames.map(at)
+  const ensemble = ours.ensemble === undefined ? null : ensembleOf(ours.ensemble, ours.model !== undefined, vectorizers, at)
+  if (typeof ensemble === 'string') throw problem(absolute, ensemble)
   // MLServer's parameters.uri names the model file, or the folder that holds it.
   const uri = doc.parameters?.uri === undefined || doc.parameters.uri === '' ? undefined : at(doc.parameters.uri)
   const uriKind = uri === undefined || !existsSync(uri) ? undefined : statSync(uri).isDirectory() ? 'dir' : 'file'
-  if (model === null && uriKind === 'file') model = uri!
-  if (model === null) {
+  if (model === null && ensemble === null && uriKind === 'file') model = uri!
+  if (model === null && ensemble === null) {
     const found = conventionalFiles(uriKind === 'dir' ? uri! : dir, new Set(labels !== null && 'file' in labels ? [labels.file] : []))
     model = found.model
     if (vectorizers.length === 0) vectorizers = found.vectorizers
@@ -205,8 +253,47 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
     columns: Object.freeze((ours.columns ?? []).map(c => Object.freeze({ function: c.function, width: c.width }))),
     batching: doc.max_batch_size === undefined && doc.max_batch_time === undefined
       ? null
-      : Object.freeze({ ...(doc.max_batch_size === undefined ? {} : { maxTexts: doc.max_batch_size }), ...(doc.max_batch_time === undefined ? {} : { maxWaitMs: doc.max_batch_time * 1000 }) })
+      : Object.freeze({ ...(doc.max_batch_size === undefined ? {} : { maxTexts: doc.max_batch_size }), ...(doc.max_batch_time === undefined ? {} : { maxWaitMs: doc.max_batch_time * 1000 }) }),
+    ensemble
   })
+}
+
+interface RawEnsemble {
+  combine: CombineRule
+  ties?: TieRule
+  separator?: string
+  members: Array<{ file?: string, model?: string, vectorizer?: string | string[], name?: string, weight?: number }>
+}
+
+/**
+ * The `ensemble` declaration checked beyond its schema, or what is wrong with it (one line).
+ * A file member's vectorizer defaults to the settings' own, as the folder would serve the file alone.
+ */
+function ensembleOf (raw: RawEnsemble, namesModel: boolean, vectorizers: readonly string[], at: (p: string) => string): EnsembleSettings | string {
+  if (namesModel) return 'an ensemble names its members, not a model file: drop "model" (or "ensemble")'
+  const { combine } = raw
+  if (combine === 'vote' && raw.ties === undefined) return 'ensemble: a vote must say how a tie is broken: "ties": "first" (the first member\'s vote among the tied, as Counter(votes).most_common(1)) or "lowest" (the first tied class in class order)'
+  if (combine !== 'vote' && raw.ties !== undefined) return `ensemble: "ties" belongs to a vote, not to ${combine}`
+  if (combine !== 'join' && raw.separator !== undefined) return `ensemble: "separator" belongs to a join, not to ${combine}`
+  const members: EnsembleMemberSettings[] = []
+  for (const [i, m] of raw.members.entries()) {
+    const where = `ensemble member ${i + 1}`
+    if ((m.file === undefined) === (m.model === undefined)) return `${where} must name either a "file" of the folder or a "model" of the repository`
+    if (m.model !== undefined && m.vectorizer !== undefined) return `${where} names the repository model ${JSON.stringify(m.model)}, which has its own vectorizer: drop "vectorizer"`
+    if (combine === 'join' && m.weight !== undefined) return `${where}: a join has no weights`
+    const weight = m.weight ?? 1
+    if (m.file !== undefined) {
+      const own = m.vectorizer === undefined ? undefined : typeof m.vectorizer === 'string' ? [m.vectorizer] : m.vectorizer
+      const name = m.name ?? path.basename(m.file).replace(/\.[^.]*$/, '')
+      members.push(Object.freeze({ kind: 'file', name, weight, model: at(m.file), vectorizers: Object.freeze(own === undefined ? [...vectorizers] : own.map(at)) }))
+    } else {
+      members.push(Object.freeze({ kind: 'model', name: m.name ?? m.model!, weight, model: m.model! }))
+    }
+  }
+  const names = members.map(m => m.name)
+  const twice = names.find((n, i) => names.indexOf(n) !== i)
+  if (twice !== undefined) return `ensemble: two members are named ${JSON.stringify(twice)}; give one a "name"`
+  return Object.freeze({ combine, ties: raw.ties ?? null, separator: raw.separator ?? '', members: Object.freeze(members) })
 }
 
 /** The settings file beside a model file, if there is one. */

@@ -65,9 +65,10 @@ export interface Step {
 
 /**
  * How a model's confidence is derived (DECISIONS.md 16): its `predict_proba`, the
- * pseudo-probabilities of its decision values, or (hard voting) the weighted share of votes.
+ * pseudo-probabilities of its decision values, or (hard voting) the weighted share of votes;
+ * an ensemble of models that joins their labels: the product of their confidences.
  */
-export type ConfidenceMethod = 'predict_proba' | 'decision_function' | 'votes'
+export type ConfidenceMethod = 'predict_proba' | 'decision_function' | 'votes' | 'product'
 
 /** One row's outputs, arrays in `classes` order. */
 export interface Scores {

@@ -190,7 +190,7 @@ describe('adaptive batching', function () {
       const folder = mkdtempSync(path.join(tmpdir(), 'batching-model-'))
       writeFileSync(path.join(folder, 'model-settings.json'), JSON.stringify({ name: 'spam', max_batch_size: 8 }))
       writeFileSync(path.join(folder, 'final_best_model.pkl'), '')
-      const found = readModelFolder(folder)
+      const found = readModelFolder(folder, null)
       expect(found.version === null ? found.problem : found.spec.batching).to.deep.equal({ maxTexts: 8 })
       const config = parseConfig({ WORKERS: '1', LOG_LEVEL: 'silent', ADAPTIVE_BATCH_MAX_WAIT_MS: '7' })
       const pool = await ClassifierPool.start({ ...config, modelBatching: { maxTexts: 8 } })

@@ -137,9 +137,10 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
 
   it('continues a REST request\'s trace: its server span, the cache, the admission and the worker task under it, and tells the caller its span', async () => {
     const c = caller()
-    const sentNs = BigInt(Date.now()) * 1_000_000n
+    // The SDK's clock reads Date.now() (whole milliseconds) for a span's offset: a millisecond either side.
+    const sentNs = BigInt(Date.now() - 1) * 1_000_000n
     const answer = await send(service.port, 'POST', '/predict', { text: TEXT }, { traceparent: c.traceparent, tracestate: 'vendor=1' })
-    const answeredNs = BigInt(Date.now() + 1) * 1_000_000n
+    const answeredNs = BigInt(Date.now() + 2) * 1_000_000n
     expect(answer.status).to.equal(200)
     const spans = await traceOf(receiver, service.tracing, c.traceId, 4)
     const server = one(spans, 'POST /predict')

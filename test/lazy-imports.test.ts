@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT } from './helpers/paths.js'
 
@@ -11,6 +12,18 @@ const { createRequire } = await import('node:module')
 const cache = createRequire(import.meta.url).cache
 console.log(JSON.stringify([...new Set(Object.keys(cache).map(k => /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(k)?.[1]).filter(Boolean))]))`
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as string[]
+}
+
+/** The files of ours `entry` imports statically, directly or not (dist paths from the root). */
+function staticGraph (entry: string): string[] {
+  const seen = new Set<string>()
+  const visit = (file: string): void => {
+    if (seen.has(file)) return
+    seen.add(file)
+    for (const m of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^'"]*?from\s+'(\.[^']+)'|^import\s+'(\.[^']+)'/gm)) visit(path.resolve(path.dirname(file), m[1] ?? m[2]!))
+  }
+  visit(path.join(ROOT, 'dist', entry))
+  return [...seen].map(f => path.relative(path.join(ROOT, 'dist'), f))
 }
 
 describe('start-up loads only what the default service uses', function () {
@@ -26,5 +39,12 @@ describe('start-up loads only what the default service uses', function () {
 
   it('the decoding thread and the workers load no npm package (ajv only for a model with a settings file)', () => {
     expect(packagesLoadedBy(['src/model/served-model.js', 'src/sklearn/shared-state.js', 'src/pool/model-channel.js', 'src/prediction-lines.js'])).to.deep.equal([])
+  })
+
+  it('the decoding thread and the workers load the preprocessing steps (stemmers, tokenizers, NLTK objects) only for a model with a settings file', () => {
+    for (const entry of ['workers/decode.js', 'workers/classify.js']) {
+      const preprocess = staticGraph(entry).filter(f => f.startsWith('src/preprocess/'))
+      expect(preprocess, entry).to.deep.equal(['src/preprocess/user-functions.js'])
+    }
   })
 })

@@ -1,10 +1,13 @@
 /**
- * `npm run bench:startup [-- --rounds=7] [-- --model=large] [-- --workers=2] [-- --baseline] [-- --profile]`:
+ * `npm run bench:startup [-- --rounds=7] [-- --model=large] [-- --workers=2] [-- --baseline] [-- --before=DIR] [-- --memory] [-- --profile]`:
  * start-up to ready, measured as the bench's start-up section measures it (spawn to the first
  * 200 from /health, `npm start`'s flags and environment), several rounds, medians; the CPU the
  * server's threads spent by then (all of them, V8's helpers included: on two shared cores that
  * is what decides the wall time) and its resident memory. With --baseline the FastAPI service
- * starts in the same rounds, one after the other, for the ratio. With --profile one more start
+ * starts in the same rounds, one after the other, for the ratio; --before=DIR starts another
+ * checkout's build (with dist/ built, run with the flags it shipped with: --max-semi-space-size=2)
+ * in the same rounds too. --memory loads each start of ours as the bench's start-up section does
+ * (batches of 50 from 10 clients for 4 s) and reads its RSS right after. With --profile one more start
  * runs under `--cpu-prof` and each thread's time up to ready is split into loading modules (by
  * package, or by folder of ours), running them, and garbage collection; the profiles are kept in
  * bench/results/profile-startup-<timestamp>/ (open them in Chrome's DevTools).
@@ -13,6 +16,8 @@ import { mkdirSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT } from './lib/corpus.js'
 import { benchModels, hasPython, modelFiles, type ModelDir } from './lib/models.js'
+import { runLoad } from './lib/load.js'
+import { loadTexts } from './lib/corpus.js'
 import { cpuMicros, freePort, startServer, type Server } from './lib/processes.js'
 import { markdown } from './lib/report.js'
 import { SERVER_ENV, SERVER_NODE_FLAGS, startBaseline, startTfidf } from './lib/servers.js'
@@ -35,15 +40,26 @@ const median = (xs: readonly number[]): number => {
 }
 const fmt = (n: number, d = 0): string => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d })
 
-interface Start { seconds: number, cpuSeconds: number, rssMb: number }
+interface Start { seconds: number, cpuSeconds: number, rssMb: number, rssAfterLoadMb?: number }
 
-async function once (start: () => Promise<Server>): Promise<Start> {
+async function once (start: () => Promise<Server>, load = false): Promise<Start> {
   const server = await start()
   try {
-    return { seconds: server.startupSeconds, cpuSeconds: cpuMicros(server.child.pid!) / 1e6, rssMb: server.rssBytes() / 1e6 }
+    const figures: Start = { seconds: server.startupSeconds, cpuSeconds: cpuMicros(server.child.pid!) / 1e6, rssMb: server.rssBytes() / 1e6 }
+    if (!load) return figures
+    await runLoad(server.url, { name: 'batch50 c10', size: 50, connections: 10 }, 4, loadTexts(), undefined)
+    return { ...figures, rssAfterLoadMb: server.rssBytes() / 1e6 }
   } finally {
     await server.stop()
   }
+}
+
+/** Another checkout's build on `m`, with the flags and environment it shipped with. */
+async function startBefore (root: string, m: ModelDir): Promise<Server> {
+  const port = await freePort()
+  const { model, vectorizer } = modelFiles(m)
+  return await startServer('tfidf-serve (before)', process.execPath, ['--max-semi-space-size=2', path.join(root, 'dist', 'src', 'main.js')],
+    { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: String(WORKERS), CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
 }
 
 /** Where a sample's time went: GC, idle, or loading/running code of a package or folder of ours. */
@@ -116,20 +132,27 @@ async function main (): Promise<void> {
   const m = benchModels(MODEL !== 'default', message => process.stderr.write(`${message}\n`)).find(d => d.name === MODEL)
   if (m === undefined) throw new Error(`no ${MODEL} model (scikit-learn missing?)`)
   const python = args.has('baseline') && hasPython(['sklearn', 'fastapi', 'uvicorn'])
+  const before = args.get('before')
+  const memory = args.has('memory')
   const ours: Start[] = []
+  const earlier: Start[] = []
   const baseline: Start[] = []
-  // Interleaved, so both meet the same load from whatever else shares the machine.
+  // Interleaved, so all meet the same load from whatever else shares the machine.
   for (let r = 0; r < ROUNDS; r++) {
     process.stderr.write(`[start-up ${r + 1}/${ROUNDS}]\n`)
-    ours.push(await once(async () => await startTfidf(m, WORKERS)))
+    ours.push(await once(async () => await startTfidf(m, WORKERS), memory))
+    if (before !== undefined) earlier.push(await once(async () => await startBefore(before, m), memory))
     if (python) baseline.push(await once(async () => await startBaseline(m, 1)))
   }
-  const row = (name: string, s: Start[]): string[] => [name, fmt(median(s.map(x => x.seconds)), 3), `${fmt(Math.min(...s.map(x => x.seconds)), 3)}-${fmt(Math.max(...s.map(x => x.seconds)), 3)}`, fmt(median(s.map(x => x.cpuSeconds)), 2), fmt(median(s.map(x => x.rssMb)))]
+  const seconds = (s: Start[]): number => median(s.map(x => x.seconds))
+  const ratio = (s: Start[]): string => baseline.length > 0 ? `${fmt(seconds(s) / seconds(baseline), 2)}x` : ''
+  const row = (name: string, s: Start[]): string[] => [name, fmt(seconds(s), 3), `${fmt(Math.min(...s.map(x => x.seconds)), 3)}-${fmt(Math.max(...s.map(x => x.seconds)), 3)}`, ratio(s), fmt(median(s.map(x => x.cpuSeconds)), 2), fmt(median(s.map(x => x.rssMb))), s[0]?.rssAfterLoadMb === undefined ? '' : fmt(median(s.map(x => x.rssAfterLoadMb!)))]
   console.log(`\n## Start-up to ready, ${m.name} model (${m.description}), medians of ${ROUNDS}\n`)
   const rows = [row(`tfidf-serve, WORKERS=${WORKERS}`, ours)]
+  if (earlier.length > 0) rows.push(row(`before (${before!}), WORKERS=${WORKERS}`, earlier))
   if (baseline.length > 0) rows.push(row('FastAPI + scikit-learn, 1 uvicorn worker', baseline))
-  console.log(markdown(['server', 'start-up s', 'range s', 'CPU s by then', 'RSS MB'], rows))
-  if (baseline.length > 0) console.log(`\ntfidf-serve / Python: ${fmt(median(ours.map(x => x.seconds)) / median(baseline.map(x => x.seconds)), 2)}x (issue 24's goal: at most 0.55x)`)
+  console.log(markdown(['server', 'start-up s', 'range s', 'vs Python', 'CPU s by then', 'RSS MB', 'RSS after 4 s of batches MB'], rows))
+  if (baseline.length > 0) console.log('\n(issue 24\'s goal: start-up at most 0.55x the Python service\'s; RSS after load at most 150 MB)')
   if (args.has('profile')) await profiledStart(m)
 }
 

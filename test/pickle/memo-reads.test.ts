@@ -7,8 +7,8 @@ import { PyTuple } from '../../src/pickle/values.js'
 import { FIXTURES } from '../helpers/paths.js'
 
 const DIR = path.join(FIXTURES, 'pickle')
-/** Per plain fixture, the memo indices CPython's pickletools sees it read (memo-reads.py). */
-const EXPECTED = JSON.parse(readFileSync(path.join(DIR, 'memo-reads.json'), 'utf8')) as Record<string, number[]>
+/** Per plain fixture, the memo indices CPython's pickletools sees it read (test/fixtures/memo-reads/make.py). */
+const EXPECTED = JSON.parse(readFileSync(path.join(FIXTURES, 'memo-reads', 'memo-reads.json'), 'utf8')) as Record<string, number[]>
 
 const marked = (reads: Uint8Array): number[] => [...reads.keys()].filter(i => reads[i] === 1)
 

@@ -28,7 +28,7 @@ import { repositoryRows } from './sections/repository.js'
 import { transportRows } from './sections/transports.js'
 import { batchingRows, type BatchingSetting } from './sections/batching.js'
 import { inProcessRows } from './sections/in-process.js'
-import { startupRows } from './sections/startup-memory.js'
+import { baselineStartupRows, startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 
 const argv = new Set(process.argv.slice(2))
@@ -143,7 +143,10 @@ async function main (): Promise<void> {
   const settle = QUICK ? 2 : 15
   const { rows, baselineMemory } = runs('http') ? await httpRows(served, texts, oracles) : { rows: [], baselineMemory: [] }
   const inProcess = runs('in-process') ? await inProcessRows(models, texts, QUICK ? [1000] : LENGTHS, QUICK ? 1 : 3, python, progress) : []
-  const startup = runs('startup') ? await startupRows(served, QUICK ? [2] : [1, 2, 4], QUICK ? 2 : 4, settle, texts, oracles, progress) : []
+  // Start-up is timed over several starts (medians), and with --baseline the Python service's too, in the same section.
+  const startupRounds = QUICK ? 1 : 5
+  const startup = runs('startup') ? await startupRows(served, QUICK ? [2] : [1, 2, 4], QUICK ? 2 : 4, settle, texts, oracles, progress, startupRounds) : []
+  const baselineStartup = runs('startup') && BASELINE && hasPython(['sklearn', 'fastapi', 'uvicorn']) ? await baselineStartupRows(served, startupRounds, progress) : []
   const cache = runs('cache') ? await cacheRows(models[0]!, texts, QUICK ? 1_100 : 11_000, QUICK ? 14_000 : 140_000, settle, progress) : []
   const cli = runs('cli') ? cliRows(models[0]!, texts, QUICK ? 0.1 : 1, QUICK ? 1 : 3, progress) : []
   // HOSTILE_BEFORE=<checkout with dist/> adds the same run against an older build.
@@ -166,7 +169,7 @@ async function main (): Promise<void> {
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -183,6 +186,13 @@ async function main (): Promise<void> {
     const w = matching(was('startup'), 'startup', r, ['model', 'workers'])
     return [r.model, String(r.workers), beside(r.startupSeconds, w?.startupSeconds, 2), fmt(r.rssStartMb), beside(r.rssAfterLoadMb, w?.rssAfterLoadMb), fmt(r.rssSettledMb), beside(r.batch50TextsPerSecond, w?.batch50TextsPerSecond)]
   })))
+  if (baselineStartup.length > 0) {
+    console.log(`\n## The Python service's start-up in the same section (1 uvicorn worker, medians of ${startupRounds})\n`)
+    console.log(markdown(['model', 'start-up s', 'tfidf-serve WORKERS=2 s', 'ratio'], baselineStartup.map(b => {
+      const ours = startup.find(r => r.model === b.model && r.workers === 2)
+      return [b.model, fmt(b.startupSeconds, 2), fmt(ours?.startupSeconds, 2), ours === undefined ? '' : ratio2(ours.startupSeconds, b.startupSeconds)]
+    })))
+  }
   if (baselineMemory.length > 0) {
     console.log('\n## Baseline start-up and memory\n')
     console.log(markdown(['model', 'uvicorn workers', 'start-up s', 'RSS after start MB', 'RSS after load MB'], baselineMemory.map(r => [String(r.model), String(r.workers), fmt(r.startup_s, 2), fmt(r.rss_start_mb), fmt(r.rss_after_load_mb)])))
@@ -228,7 +238,7 @@ async function main (): Promise<void> {
         return [r.setting, r.scenario, beside(r.textsPerSecond, w?.textsPerSecond), ratio2(r.textsPerSecond, off(r)?.textsPerSecond), beside(r.p99Ms, w?.p99Ms), beside(r.frontUs, w?.frontUs, 2), beside(r.serverUs, w?.serverUs, 2), fmt(r.textsPerTask, 1)]
       })))
   }
-  const targets = targetRows({ http: rows, startup, baselineMemory, batching, transports })
+  const targets = targetRows({ http: rows, startup, baselineStartup, baselineMemory, batching, transports })
   if (targets.length > 0) {
     console.log('\n## Issue 24\'s targets, from this run\n')
     console.log(markdown(['target', 'figure', 'goal', 'met'], targets.map(t => [t.target, t.figure, t.goal, t.met ? 'yes' : 'no'])))

@@ -53,7 +53,9 @@ export async function main (): Promise<void> {
     starting.catch(() => {})
     // Tracing (OTEL_EXPORTER_OTLP_*): the SDK is loaded only when configured, while the workers start.
     const tracing = config.tracing === null ? undefined : await (await import('./tracing/start.js')).startTracing(config.tracing, logger)
-    const [{ createApp }, { createServer }, { createService }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./service/create-service.js')])
+    const [{ createApp }, { createServer }, { createService }, { createBodyValidator }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./service/create-service.js'), import('./http/validate.js')])
+    // The body schemas compile while the model decodes and the workers start, not after.
+    const validator = createBodyValidator(config)
     pool = await starting
     let stopping = false
     const repository = repositoryOver(pool, config, first, {
@@ -65,7 +67,7 @@ export async function main (): Promise<void> {
       }
     })
     // One context for REST and gRPC: the same pool, repository, keys, limits and counters.
-    const context = createService({ config, pool, logger, repository, webhooks, tracing })
+    const context = { ...createService({ config, pool, logger, repository, webhooks, tracing }), validator }
     // Shared limits from the first request: wait a little for Redis, never for long (a store that is down fails open or closed, per setting).
     if (context.access !== undefined && !await context.access.ready(2000)) logger.warn(`rate limit store ${config.redisUrl ?? ''} not reachable yet`)
     const app = createApp({ config, pool, isStopping: () => stopping, context })

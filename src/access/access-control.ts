@@ -6,7 +6,8 @@
  * holds it: the request goes through (open) or gets 503 (closed), as
  * RATE_LIMIT_ON_STORE_ERROR says, the outage logged once and each failure counted.
  */
-import { Redis } from 'ioredis'
+import { createRequire } from 'node:module'
+import type { Redis } from 'ioredis'
 import type { Config } from '../config.js'
 import type { Logger } from '../logger.js'
 import { KeyRing } from './key-ring.js'
@@ -66,6 +67,8 @@ export class AccessControl {
       onReloadFailed: err => logger.error(`api keys not reloaded, the previous keys stay in force: ${err.message}`)
     })
     if (config.redisUrl !== null) {
+      // ioredis is loaded only here: a service with no REDIS_URL never loads it.
+      const { Redis } = createRequire(import.meta.url)('ioredis') as typeof import('ioredis')
       this.#redis = new Redis(config.redisUrl, {
         // Every command bounded; none queued while the connection is down: a request never waits on Redis.
         commandTimeout: config.redisTimeoutMs,

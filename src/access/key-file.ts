@@ -6,7 +6,7 @@
  */
 import { Ajv } from 'ajv'
 import { readFileSync } from 'node:fs'
-import { LineCounter, parseDocument } from 'yaml'
+import { createRequire } from 'node:module'
 import { ServiceError } from '../errors.js'
 
 export const SCOPES = ['predict', 'admin', 'metrics'] as const
@@ -101,6 +101,8 @@ function lineAt (text: string, offset: number): number {
 
 /** The line of the value at `path` (a JSON pointer), found by reading the JSON as YAML, which keeps positions. */
 function lineOf (text: string, pointer: string): number | undefined {
+  // yaml is loaded only for a key file in error, the one time a line is needed.
+  const { LineCounter, parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml')
   const lines = new LineCounter()
   const doc = parseDocument(text, { lineCounter: lines })
   if (doc.errors.length > 0) return undefined

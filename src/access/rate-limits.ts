@@ -7,7 +7,8 @@
  * against the day's quota. A store that fails is reported to the caller, which decides.
  */
 import type { Redis } from 'ioredis'
-import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible'
+import { createRequire } from 'node:module'
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 import type { ApiKey } from './key-file.js'
 
 export type LimitKind = 'requests' | 'texts' | 'quota'
@@ -85,8 +86,13 @@ export function stateField (states: readonly PolicyState[]): string {
   return states.map(s => `"${s.policy}";r=${Math.max(0, s.remaining)};t=${s.resetSeconds}`).join(', ')
 }
 
+/** rate-limiter-flexible, loaded with the first RateLimits: a service with no keys never loads it. */
+type Flexible = typeof import('rate-limiter-flexible')
+let flexible: Flexible | undefined
+
 export class RateLimits {
   readonly #redis: Redis | undefined
+  readonly #rlf: Flexible
   /** Limiters by kind and size: a key's counts carry over a reload of the key file that keeps its limits. */
   readonly #limiters = new Map<string, Limiter>()
   /** Each key's limiters, found once per key (a reload makes new key objects, so new entries). */
@@ -94,6 +100,7 @@ export class RateLimits {
 
   constructor (redis?: Redis) {
     this.#redis = redis
+    this.#rlf = flexible ??= createRequire(import.meta.url)('rate-limiter-flexible') as Flexible
   }
 
   /** `limiter`'s consume (or reward), told to `watch` when the counts live in Redis (in memory there is no round trip to show). */
@@ -105,7 +112,7 @@ export class RateLimits {
       return await call()
     } catch (err) {
       // A refusal (RateLimiterRes) is an answer of the store, not a failure of it.
-      failed = !(err instanceof RateLimiterRes)
+      failed = !(err instanceof this.#rlf.RateLimiterRes)
       throw err
     } finally {
       watch({ policy, startedAt, endedAt: performance.now(), failed })
@@ -114,9 +121,9 @@ export class RateLimits {
 
   #store (keyPrefix: string, points: number, duration: number): RateLimiterAbstract {
     return this.#redis === undefined
-      ? new RateLimiterMemory({ keyPrefix, points, duration })
+      ? new this.#rlf.RateLimiterMemory({ keyPrefix, points, duration })
       // Not ready (down, reconnecting): refuse at once rather than queue; ioredis's commandTimeout bounds the rest.
-      : new RateLimiterRedis({ storeClient: this.#redis, keyPrefix, points, duration, rejectIfRedisNotReady: true })
+      : new this.#rlf.RateLimiterRedis({ storeClient: this.#redis, keyPrefix, points, duration, rejectIfRedisNotReady: true })
   }
 
   #limiter (kind: 'requests' | 'texts', perSecond: number, burst: number): Limiter {
@@ -124,7 +131,7 @@ export class RateLimits {
     let limiter = this.#limiters.get(name)
     if (limiter === undefined) {
       const rate = this.#store(`tfs:${kind}:${perSecond}`, perSecond, 1)
-      limiter = burst > 0 ? new BurstyRateLimiter(rate, this.#store(`tfs:${kind}-burst:${burst}`, burst, BURST_WINDOW_SECONDS)) : rate
+      limiter = burst > 0 ? new this.#rlf.BurstyRateLimiter(rate, this.#store(`tfs:${kind}-burst:${burst}`, burst, BURST_WINDOW_SECONDS)) : rate
       this.#limiters.set(name, limiter)
     }
     return limiter
@@ -169,7 +176,7 @@ export class RateLimits {
       const r = await this.#call(watch, 'requests', async () => await limiter.consume(key.id, 1))
       return { outcome: 'allowed', states: [{ policy: 'requests', quota: key.limits.requestsPerSecond!, remaining: r.remainingPoints, resetSeconds: seconds(r.msBeforeNext) }] }
     } catch (err) {
-      if (!(err instanceof RateLimiterRes)) return { outcome: 'store_failed', error: err as Error }
+      if (!(err instanceof this.#rlf.RateLimiterRes)) return { outcome: 'store_failed', error: err as Error }
       const state: PolicyState = { policy: 'requests', quota: key.limits.requestsPerSecond!, remaining: 0, resetSeconds: seconds(err.msBeforeNext) }
       return { outcome: 'limited', limit: 'requests', retryAfterSeconds: state.resetSeconds, states: [state] }
     }
@@ -190,7 +197,7 @@ export class RateLimits {
           const r = await this.#call(watch, 'daily', async () => await quota!.limiter.consume(quota!.key, n))
           states.push({ policy: 'daily', quota: textsPerDay, remaining: r.remainingPoints, resetSeconds })
         } catch (err) {
-          if (!(err instanceof RateLimiterRes)) throw err
+          if (!(err instanceof this.#rlf.RateLimiterRes)) throw err
           // Refused texts are not served, so they do not count.
           await this.#reward(watch, quota, n)
           const remaining = Math.max(0, textsPerDay - (err.consumedPoints - n))
@@ -203,7 +210,7 @@ export class RateLimits {
           const r = await this.#call(watch, 'texts', async () => await texts.consume(key.id, n))
           states.push({ policy: 'texts', quota: key.limits.textsPerSecond!, remaining: r.remainingPoints, resetSeconds: seconds(r.msBeforeNext) })
         } catch (err) {
-          if (!(err instanceof RateLimiterRes)) throw err
+          if (!(err instanceof this.#rlf.RateLimiterRes)) throw err
           if (quota !== undefined) await this.#reward(watch, quota, n)
           const state: PolicyState = { policy: 'texts', quota: key.limits.textsPerSecond!, remaining: 0, resetSeconds: seconds(err.msBeforeNext) }
           // A batch larger than a whole second's texts can never pass: the client is told so by the detail.

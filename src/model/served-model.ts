@@ -7,8 +7,7 @@
 import { readFileSync } from 'node:fs'
 import { ServiceError } from '../errors.js'
 import { readPickleFile } from '../pickle/read-pickle-file.js'
-import { compilePreprocess } from '../preprocess/compile-steps.js'
-import { reviveNltkObjects } from '../preprocess/nltk-objects.js'
+import type { reviveNltkObjects } from '../preprocess/nltk-objects.js'
 import { loadUserFunctions, readFunctionsModule, type FunctionsModule, type UserFunctions } from '../preprocess/user-functions.js'
 import { readModelSettings, type LabelSource, type ModelSettings } from '../settings/model-settings.js'
 import { createPredictor, decodeModel, loadModel, type LoadedModel, type ModelPaths, type ModelState } from '../sklearn/load-model.js'
@@ -59,6 +58,9 @@ export function readAppSource (settingsFile: string | null): AppSource | null {
 
 async function appParts (source: AppSource | null): Promise<AppParts> {
   if (source === null) return { settings: null, functions: null, prepare: null, columns: [], reviveState: null }
+  // The steps' code (stemmers, tokenizers, word lists, NLTK's objects) is loaded only for a
+  // model whose settings may use it: the decoding thread and the workers of any other skip it.
+  const [{ compilePreprocess }, { reviveNltkObjects }] = await Promise.all([import('../preprocess/compile-steps.js'), import('../preprocess/nltk-objects.js')])
   const { settings } = source
   const functions = source.functions === null ? null : await loadUserFunctions(source.functions)
   return { settings, functions, prepare: compilePreprocess(settings.preprocess, functions, settings.file), columns: settings.columns, reviveState: reviveNltkObjects }

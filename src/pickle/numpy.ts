@@ -338,8 +338,44 @@ export function fortranToC<T extends ArrayData> (data: T, shape: number[]): T {
 export function numpyScalar (dtype: PyValue, data: PyValue): PyValue {
   if (!(dtype instanceof DType)) throw new ServiceError('ERR_PICKLE_INVALID', 'numpy scalar without a dtype')
   if (dtype.kind === 'O') return data
-  const array = arrayFromBytes(toBytes(data, 'numpy scalar data'), dtype, [], 'C')
-  return elementAt(array.data, 0, dtype)
+  const bytes = toBytes(data, 'numpy scalar data')
+  return plainScalar(bytes, dtype) ?? elementAt(arrayFromBytes(bytes, dtype, [], 'C').data, 0, dtype)
+}
+
+/** Eight bytes to read one scalar through, so a scalar costs no array of its own. */
+const SCRATCH = new Uint8Array(8)
+const SCRATCH_VIEW = new DataView(SCRATCH.buffer)
+
+/**
+ * A bool, integer or float scalar read straight from its bytes, the value elementAt would
+ * give (a vocabulary's 200,000 int64 indices are such scalars); undefined for any other dtype.
+ */
+function plainScalar (bytes: Uint8Array, dtype: DType): PyValue | undefined {
+  const size = dtype.itemsize
+  if (dtype.fields !== undefined || bytes.length !== size || (size !== 1 && size !== 2 && size !== 4 && size !== 8)) return undefined
+  SCRATCH.set(bytes)
+  const little = dtype.byteOrder !== '>'
+  const v = SCRATCH_VIEW
+  switch (dtype.kind) {
+    case 'b': return size === 1 ? v.getUint8(0) !== 0 : undefined
+    case 'i':
+    case 'u': {
+      if (size === 1) return dtype.kind === 'i' ? v.getInt8(0) : v.getUint8(0)
+      if (size === 2) return dtype.kind === 'i' ? v.getInt16(0, little) : v.getUint16(0, little)
+      if (size === 4) return dtype.kind === 'i' ? v.getInt32(0, little) : v.getUint32(0, little)
+      // Exact below 2^53 in magnitude (the high word has at most 21 bits), a bigint past it.
+      const high = dtype.kind === 'i' ? v.getInt32(little ? 4 : 0, little) : v.getUint32(little ? 4 : 0, little)
+      const n = high * 4294967296 + v.getUint32(little ? 0 : 4, little)
+      if (Number.isSafeInteger(n)) return n
+      return dtype.kind === 'i' ? v.getBigInt64(0, little) : v.getBigUint64(0, little)
+    }
+    case 'f':
+      if (size === 2) return halfToFloat(v.getUint16(0, little))
+      if (size === 4) return v.getFloat32(0, little)
+      if (size === 8) return v.getFloat64(0, little)
+      return undefined
+  }
+  return undefined
 }
 
 /** Element `i` of decoded data as a plain value: numbers where exact, bigint past 2^53. */

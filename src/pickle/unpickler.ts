@@ -12,6 +12,7 @@ import { HIGHEST_PROTOCOL, OP, hexByte } from './opcodes.js'
 import { SparseMatrix } from './scipy-sparse.js'
 import { RefusedGlobal, Unresolved } from './unresolved.js'
 import { decodeUtf8SurrogatePass } from './utf8.js'
+import { memoReads } from './memo-reads.js'
 import { PyByteArray, PyFrozenSet, PyGlobal, PyObject, PyTuple, type Buildable, type PyValue } from './values.js'
 
 export interface UnpicklerLimits {
@@ -96,19 +97,53 @@ interface Work {
  * @throws ServiceError (ERR_PICKLE_*) with the offset of the failing opcode.
  */
 export function unpickle (bytes: Uint8Array, options: UnpicklerOptions = {}): PyValue {
+  // Keeping only the memo entries read back is exact when the walk saw every opcode: a file
+  // with raw data (joblib's arrays, which name their wrapper) is run keeping them all, and so
+  // is any file that reads back an entry the walk missed.
+  const reads = mayHoldRawData(bytes) ? null : memoReads(bytes, 0)
+  if (reads === null) return run(bytes, options, null)
+  // Refused globals are reported once, from the run whose value is returned.
+  const report = options.onRefusedGlobal
+  const refused: RefusedGlobal[] = []
+  let value: PyValue
+  try {
+    value = run(bytes, report === undefined ? options : { ...options, onRefusedGlobal: global => { refused.push(global) } }, reads)
+  } catch (err) {
+    if (err instanceof UnkeptMemoRead) return run(bytes, options, null)
+    for (const global of refused) report!(global)
+    throw err
+  }
+  for (const global of refused) report!(global)
+  return value
+}
+
+/** Whether the file may hold data outside its opcodes: joblib's array wrappers name themselves. */
+function mayHoldRawData (bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf('ArrayWrapper', 0, 'latin1') >= 0
+}
+
+/** One run of the pickle machine, keeping the memo entries `reads` marks (all when null). */
+function run (bytes: Uint8Array, options: UnpicklerOptions, reads: Uint8Array | null): PyValue {
   const reader = new ByteReader(bytes)
   const limits = { ...defaultLimits(bytes.length), ...stripUndefined(options) }
   const report = options.onRefusedGlobal
   let first: RefusedGlobal | undefined
   const onRefused = report === undefined ? undefined : (global: RefusedGlobal): void => { first ??= global; report(global) }
   try {
-    return new Unpickler(reader, limits, options.afterBuild, { used: 0, granted: 0 }, 0, options.userGlobals, onRefused).load()
+    return new Unpickler(reader, limits, options.afterBuild, { used: 0, granted: 0 }, 0, options.userGlobals, onRefused, reads).load()
   } catch (err) {
+    if (err instanceof UnkeptMemoRead) throw err
     // The strict reader would have stopped at the first refused global, before this error.
     if (first !== undefined) throw first.toError()
     throw err
   }
 }
+
+/** Thrown when a memo entry the walk said is never read is read: the pickle runs again keeping all. */
+class UnkeptMemoRead extends Error {}
+
+/** Stands in the memo for a value not kept (unpickled values are never this object). */
+const UNKEPT = Object.freeze(new PyTuple([]))
 
 function stripUndefined (options: UnpicklerOptions): Partial<UnpicklerLimits> {
   const out: Record<string, number> = {}
@@ -135,8 +170,10 @@ class Unpickler {
   readonly #onRefused: ((global: RefusedGlobal) => void) | undefined
   /** Where the opcode being run starts (a deferred refusal keeps it). */
   #opStart = 0
+  /** The memo entries worth keeping (memo-reads.ts), or null: keep all. */
+  readonly #reads: Uint8Array | null
 
-  constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number, userGlobals?: ReadonlySet<string>, onRefused?: (global: RefusedGlobal) => void) {
+  constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number, userGlobals?: ReadonlySet<string>, onRefused?: (global: RefusedGlobal) => void, reads: Uint8Array | null = null) {
     if (depth > limits.maxNesting) throw new ServiceError('ERR_PICKLE_LIMIT', `pickles nested more than ${limits.maxNesting} deep`, { offset: reader.pos })
     this.#reader = reader
     this.#limits = limits
@@ -145,6 +182,7 @@ class Unpickler {
     this.#depth = depth
     this.#userGlobals = userGlobals
     this.#onRefused = onRefused
+    this.#reads = reads
   }
 
   load (): PyValue {
@@ -212,13 +250,14 @@ class Unpickler {
       if (this.#memoCount >= this.#limits.maxMemo) throw new ServiceError('ERR_PICKLE_LIMIT', `pickle memo holds more than ${this.#limits.maxMemo} values`)
       this.#memoCount++
     }
-    if (near) this.#memo[index] = value
+    if (near) this.#memo[index] = this.#reads === null || this.#reads[index] === 1 ? value : UNKEPT
     else this.#memoFar.set(index, value)
   }
 
   #memoGet (index: number): PyValue {
     const value = index < MEMO_ARRAY_LIMIT ? this.#memo[index] : this.#memoFar.get(index)
     if (value === undefined) throw new ServiceError('ERR_PICKLE_INVALID', `memo key ${index} is not defined`)
+    if (value === UNKEPT) throw new UnkeptMemoRead()
     return value
   }
 

@@ -5,7 +5,7 @@
  * (Σ gives σ or, ending a word, ς) is marked: a text holding one takes the exact path
  * that lowers the whole string as Python does. Built once per thread (about 200 KB).
  */
-import { WORD, pyLower } from './python-str.js'
+import { WORD, pyLowerUnit } from './python-str.js'
 
 export interface BmpTables {
   /** `str.lower()` of each unit, where that is one unit. */
@@ -39,7 +39,7 @@ export function bmpTables (): BmpTables {
       continue
     }
     word[c] = WORD.has(c) ? 1 : 0
-    const l = pyLower(String.fromCharCode(c))
+    const l = pyLowerUnit(c)
     // Final_Sigma makes U+03A3's lowercase depend on its neighbours.
     if (l.length !== 1 || c === 0x3a3) {
       special[c] = 1

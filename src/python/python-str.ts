@@ -25,6 +25,12 @@ export function pyLower (text: string): string {
   return mapByCodePoint(text, run => run.toLowerCase(), unknownAsItself)
 }
 
+/** `str.lower()` of the one BMP code point `c` (not a surrogate): pyLower of it, without a pass over a string. */
+export function pyLowerUnit (c: number): string {
+  const ch = String.fromCharCode(c)
+  return c >= 0x80 && UNASSIGNED.has(c) ? ch : ch.toLowerCase()
+}
+
 /** `unicodedata.normalize('NFKD', text)`. */
 export function pyNfkd (text: string): string {
   return mapByCodePoint(text, run => run.normalize('NFKD'), unknownAsItself)

@@ -7,7 +7,8 @@
  * typed object, as config.ts does for the environment; checked by one ajv schema, every
  * problem reported at once in one line naming the file.
  */
-import { Ajv, type ErrorObject } from 'ajv'
+import type { Ajv, ErrorObject } from 'ajv'
+import { createRequire } from 'node:module'
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { ServiceError } from '../errors.js'
@@ -136,11 +137,12 @@ const SCHEMA = {
 
 type Validate = ReturnType<Ajv['compile']>
 
-// Compiled on first use: a service with no settings file never pays for them.
+// Compiled on first use: a service with no settings file never pays for them. ajv itself is
+// loaded then too, so the decoding thread and the workers of such a service never load it.
 let ajv: Ajv | undefined
 const compiled = new Map<object, Validate>()
 function validator (schema: object): Validate {
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true })
+  ajv ??= new (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv({ allErrors: true, strict: false, validateSchema: false, verbose: true })
   let v = compiled.get(schema)
   if (v === undefined) {
     v = ajv.compile(schema)

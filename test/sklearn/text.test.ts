@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { ServiceError } from '../../src/errors.js'
 import { buildAnalyzer, type AnalyzerOptions } from '../../src/sklearn/text/analyzer.js'
-import { WORD, pyLower, pyNfkd, pySplit } from '../../src/python/python-str.js'
+import { WORD, pyLower, pyLowerUnit, pyNfkd, pySplit } from '../../src/python/python-str.js'
 import { stripAccentsUnicode } from '../../src/sklearn/text/strip-accents.js'
 import { translatePythonPattern } from '../../src/python/python-regex.js'
 import { ENGLISH_STOP_WORDS } from '../../src/sklearn/text/english-stop-words.js'
@@ -38,6 +38,19 @@ describe('Python text semantics', () => {
         expect(bad).to.deep.equal([])
       })
     }
+    it('lower of one BMP code point (what the tokenizer\'s tables are built from) agrees on the 16 BMP blocks', () => {
+      const bad: string[] = []
+      blocks.lower!.slice(0, 16).forEach((expected, b) => {
+        const h = createHash('sha256')
+        for (let cp = b * 4096; cp < (b + 1) * 4096; cp++) {
+          if (cp >= 0xd800 && cp <= 0xdfff) continue
+          h.update(pyLowerUnit(cp), 'utf8')
+          h.update(Buffer.from([0]))
+        }
+        if (h.digest('hex').slice(0, 16) !== expected) bad.push(`U+${(b * 4096).toString(16)}`)
+      })
+      expect(bad).to.deep.equal([])
+    })
   })
 
   context('re.findall of token patterns', () => {

@@ -4,7 +4,7 @@
  * key, so it can sit in a model's state and in memory shared between threads, and a key is
  * looked up straight from a range of a text without making a substring.
  */
-import { packTerms, type TermList } from './term-list.js'
+import type { TermList } from './term-list.js'
 
 export interface TermTable {
   /** The keys, in insertion order. */
@@ -31,26 +31,109 @@ function hashRange (text: string, start: number, end: number): number {
 
 /** A table of `keys` with their values; a repeated key keeps its first value. */
 export function buildTermTable (keys: readonly string[], values: ArrayLike<number>): TermTable {
-  let size = 16
-  while (size < keys.length * 2) size *= 2
-  const slots = new Int32Array(size * 2).fill(-1)
-  const kept: string[] = []
-  const keptValues: number[] = []
-  keys.forEach((key, i) => {
-    const h = hashRange(key, 0, key.length)
-    for (let s = h & (size - 1); ; s = (s + 1) & (size - 1)) {
+  const builder = new TermTableBuilder(keys.length)
+  for (let i = 0; i < keys.length; i++) builder.add(keys[i]!, 0, keys[i]!.length, values[i]!)
+  return builder.build()
+}
+
+/**
+ * A TermTable filled key by key, each key a range of a string: no string is made for a key
+ * and no object per key (a 200,000-term vocabulary's tokens go in straight from its terms).
+ */
+export class TermTableBuilder {
+  #units: Uint16Array
+  #ends: Int32Array
+  #values: Int32Array
+  #slots: Int32Array
+  #count = 0
+  #unitCount = 0
+
+  /** `expected`: about how many keys will come (the arrays grow past it). */
+  constructor (expected: number) {
+    let size = 16
+    while (size < expected * 2) size *= 2
+    this.#slots = new Int32Array(size * 2).fill(-1)
+    this.#units = new Uint16Array(Math.max(16, expected * 8))
+    this.#ends = new Int32Array(Math.max(16, expected))
+    this.#values = new Int32Array(Math.max(16, expected))
+  }
+
+  /** Adds `text[start, end)` with `value` unless the key is there already; returns the key's value. */
+  add (text: string, start: number, end: number, value: number): number {
+    const h = hashRange(text, start, end)
+    const length = end - start
+    const units = this.#units
+    const ends = this.#ends
+    let slots = this.#slots
+    let mask = (slots.length >> 1) - 1
+    let s = h & mask
+    for (; ; s = (s + 1) & mask) {
       const k = slots[2 * s]!
-      if (k < 0) {
-        slots[2 * s] = kept.length
-        slots[2 * s + 1] = h
-        kept.push(key)
-        keptValues.push(values[i]!)
-        return
-      }
-      if (slots[2 * s + 1] === h && kept[k] === key) return
+      if (k < 0) break
+      if (slots[2 * s + 1] !== h) continue
+      const from = k === 0 ? 0 : ends[k - 1]!
+      if (ends[k]! - from !== length) continue
+      let i = 0
+      while (i < length && units[from + i] === text.charCodeAt(start + i)) i++
+      if (i === length) return this.#values[k]!
     }
-  })
-  return { keys: packTerms(kept), values: Int32Array.from(keptValues), slots }
+    const k = this.#count++
+    this.#reserve(k, length)
+    const at = this.#unitCount
+    for (let i = 0; i < length; i++) this.#units[at + i] = text.charCodeAt(start + i)
+    this.#unitCount = at + length
+    this.#ends[k] = this.#unitCount
+    this.#values[k] = value
+    if (this.#count * 2 > slots.length >> 1) {
+      slots = this.#rehash()
+      mask = (slots.length >> 1) - 1
+      for (s = h & mask; slots[2 * s]! >= 0; s = (s + 1) & mask);
+    }
+    slots[2 * s] = k
+    slots[2 * s + 1] = h
+    return value
+  }
+
+  build (): TermTable {
+    return { keys: { count: this.#count, units: this.#units.slice(0, this.#unitCount), ends: this.#ends.slice(0, this.#count) }, values: this.#values.slice(0, this.#count), slots: this.#slots }
+  }
+
+  /** Room for key `k` of `length` units. */
+  #reserve (k: number, length: number): void {
+    if (k >= this.#ends.length) {
+      this.#ends = grown(this.#ends, k + 1)
+      this.#values = grown(this.#values, k + 1)
+    }
+    if (this.#unitCount + length > this.#units.length) {
+      const units = new Uint16Array(Math.max(this.#units.length * 2, this.#unitCount + length))
+      units.set(this.#units)
+      this.#units = units
+    }
+  }
+
+  /** Twice the slots, every key placed again by its kept hash. */
+  #rehash (): Int32Array {
+    const old = this.#slots
+    const slots = new Int32Array(old.length * 2).fill(-1)
+    const mask = (slots.length >> 1) - 1
+    for (let o = 0; o < old.length; o += 2) {
+      const k = old[o]!
+      if (k < 0) continue
+      const h = old[o + 1]!
+      let s = h & mask
+      while (slots[2 * s]! >= 0) s = (s + 1) & mask
+      slots[2 * s] = k
+      slots[2 * s + 1] = h
+    }
+    this.#slots = slots
+    return slots
+  }
+}
+
+function grown (array: Int32Array, least: number): Int32Array {
+  const out = new Int32Array(Math.max(array.length * 2, least))
+  out.set(array)
+  return out
 }
 
 /**

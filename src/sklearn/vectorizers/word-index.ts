@@ -13,7 +13,7 @@
  */
 import { SPECIAL_BIT, SURROGATE_BIT, WORD_BIT, bmpTables } from '../../python/bmp-tables.js'
 import { WORD } from '../../python/python-str.js'
-import { FNV_OFFSET, FNV_PRIME, buildTermTable, type TermTable } from './term-table.js'
+import { FNV_OFFSET, FNV_PRIME, TermTableBuilder, type TermTable } from './term-table.js'
 
 export const UNKNOWN = -1
 export const STOP_WORD = -2
@@ -50,16 +50,19 @@ function hashPair (a: number, b: number): number {
   return Math.imul(Math.imul(a, 0x9e3779b1) ^ b, 0x85ebca6b) ^ (a >>> 15)
 }
 
-function buildIdPairTable (pairs: ReadonlyArray<readonly [number, number, number]>): IdPairTable {
+/** The table of `count` bigrams, given as (first id, second id, feature) triples one after another. */
+function buildIdPairTable (triples: Int32Array, count: number): IdPairTable {
   let size = 16
-  while (size < pairs.length * 2) size *= 2
+  while (size < count * 2) size *= 2
   const slots = new Int32Array(size * 3).fill(-1)
-  for (const [a, b, f] of pairs) {
+  for (let e = 0; e < count; e++) {
+    const a = triples[3 * e]!
+    const b = triples[3 * e + 1]!
     let slot = hashPair(a, b) & (size - 1)
     while (slots[3 * slot] !== -1) slot = (slot + 1) & (size - 1)
     slots[3 * slot] = a
     slots[3 * slot + 1] = b
-    slots[3 * slot + 2] = f
+    slots[3 * slot + 2] = triples[3 * e + 2]!
   }
   return { slots }
 }
@@ -80,22 +83,21 @@ function hashIds (ids: ArrayLike<number>, start: number, n: number): number {
   return h
 }
 
-function buildIdSequenceTable (sequences: ReadonlyArray<readonly number[]>, features: readonly number[]): IdSequenceTable {
+/** The table of n-grams of three or more: entry e's ids are ids[start[e] .. start[e + 1]). */
+function buildIdSequenceTable (start: Int32Array, ids: Int32Array, features: Int32Array): IdSequenceTable {
+  const count = features.length
   let size = 16
-  while (size < sequences.length * 2) size *= 2
-  const start = new Int32Array(sequences.length + 1)
-  sequences.forEach((s, e) => { start[e + 1] = start[e]! + s.length })
-  const ids = Int32Array.from(sequences.flat())
+  while (size < count * 2) size *= 2
   const slots = new Int32Array(size).fill(-1)
   const hashes = new Int32Array(size)
-  sequences.forEach((s, e) => {
-    const h = hashIds(s, 0, s.length)
+  for (let e = 0; e < count; e++) {
+    const h = hashIds(ids, start[e]!, start[e + 1]! - start[e]!)
     let slot = h & (size - 1)
     while (slots[slot] !== -1) slot = (slot + 1) & (size - 1)
     slots[slot] = e
     hashes[slot] = h
-  })
-  return { start, ids, features: Int32Array.from(features), slots, hashes }
+  }
+  return { start, ids, features, slots, hashes }
 }
 
 function lookupIds (t: IdSequenceTable, ids: Int32Array, at: number, n: number): number {
@@ -111,40 +113,86 @@ function lookupIds (t: IdSequenceTable, ids: Int32Array, at: number, n: number):
   }
 }
 
-/** The index of a vocabulary (terms in feature order) whose terms are tokens joined by spaces. */
+/**
+ * The index of a vocabulary (terms in feature order) whose terms are tokens joined by spaces.
+ * Each term is read once, its tokens put in the token table straight from it: no string,
+ * array or object per term (a 200,000-term vocabulary made 400,000 of them).
+ */
 export function buildWordIndex (vocabulary: readonly string[], stopWords: readonly string[] | null): WordIndex {
-  const tokenIds = new Map<string, number>()
-  const idOf = (t: string): number => {
-    let id = tokenIds.get(t)
-    if (id === undefined) {
-      id = tokenIds.size
-      tokenIds.set(t, id)
-    }
-    return id
-  }
-  const unigrams: Array<[number, number]> = []
-  const bigrams: Array<[number, number, number]> = []
-  const longSequences: number[][] = []
-  const longFeatures: number[] = []
+  const tokens = new TermTableBuilder(16)
+  // Stop words first: a stop word is dropped even if some term holds it (scikit-learn never
+  // forms such a term), so a term holding one can never be found and is left out.
+  for (const word of stopWords ?? []) tokens.add(word, 0, word.length, STOP_WORD)
+  let nextId = 0
+  let unigram = new Int32Array(1024).fill(-1)
+  const bigrams = new IntList()
+  const longStart = new IntList()
+  const longIds = new IntList()
+  const longFeatures = new IntList()
+  let ids: Int32Array<ArrayBuffer> = new Int32Array(16)
   for (let f = 0; f < vocabulary.length; f++) {
-    const ids = vocabulary[f]!.split(' ').map(idOf)
-    if (ids.length === 1) unigrams.push([ids[0]!, f])
-    else if (ids.length === 2) bigrams.push([ids[0]!, ids[1]!, f])
-    else {
-      longSequences.push(ids)
+    const term = vocabulary[f]!
+    let n = 0
+    let stopped = false
+    // The tokens of term.split(' '), empty ones included.
+    for (let start = 0, i = 0; i <= term.length; i++) {
+      if (i < term.length && term.charCodeAt(i) !== 0x20) continue
+      const id = tokens.add(term, start, i, nextId)
+      if (id === nextId) nextId++
+      if (id === STOP_WORD) stopped = true
+      if (n === ids.length) ids = grownIds(ids)
+      ids[n++] = id
+      start = i + 1
+    }
+    if (stopped) continue
+    if (n === 1) {
+      if (ids[0]! >= unigram.length) {
+        const grown = new Int32Array(Math.max(unigram.length * 2, ids[0]! + 1)).fill(-1)
+        grown.set(unigram)
+        unigram = grown
+      }
+      unigram[ids[0]!] = f
+    } else if (n === 2) {
+      bigrams.push(ids[0]!)
+      bigrams.push(ids[1]!)
+      bigrams.push(f)
+    } else {
+      longStart.push(longIds.length)
+      for (let k = 0; k < n; k++) longIds.push(ids[k]!)
       longFeatures.push(f)
     }
   }
-  const unigram = new Int32Array(tokenIds.size).fill(-1)
-  for (const [id, f] of unigrams) unigram[id] = f
-  // Stop words first: a stop word is dropped even if some term holds it (scikit-learn never forms such a term).
-  const keys = [...(stopWords ?? []), ...tokenIds.keys()]
-  const values = [...(stopWords ?? []).map(() => STOP_WORD), ...tokenIds.values()]
+  longStart.push(longIds.length)
+  // One entry per token id, -1 for a token that is no unigram feature.
+  const unigrams = new Int32Array(nextId).fill(-1)
+  unigrams.set(unigram.subarray(0, Math.min(nextId, unigram.length)))
   return {
-    tokens: buildTermTable(keys, values),
-    unigram,
-    bigrams: buildIdPairTable(bigrams),
-    longer: longSequences.length === 0 ? null : buildIdSequenceTable(longSequences, longFeatures)
+    tokens: tokens.build(),
+    unigram: unigrams,
+    bigrams: buildIdPairTable(bigrams.items, bigrams.length / 3),
+    longer: longFeatures.length === 0 ? null : buildIdSequenceTable(longStart.take(), longIds.take(), longFeatures.take())
+  }
+}
+
+function grownIds (ids: Int32Array): Int32Array<ArrayBuffer> {
+  const out = new Int32Array(ids.length * 2)
+  out.set(ids)
+  return out
+}
+
+/** A growing list of int32s. */
+class IntList {
+  items: Int32Array<ArrayBuffer> = new Int32Array(1024)
+  length = 0
+
+  push (v: number): void {
+    if (this.length === this.items.length) this.items = grownIds(this.items)
+    this.items[this.length++] = v
+  }
+
+  /** The values, in an array of their own length. */
+  take (): Int32Array {
+    return this.items.slice(0, this.length)
   }
 }
 

@@ -165,11 +165,12 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
     }
     expect(cache.attributes).to.deep.include({ 'tfidf.texts': 1, 'tfidf.cache.misses': 1 })
     expect(task.attributes).to.deep.include({ 'tfidf.model.name': 'default', 'tfidf.model.version': '1', 'tfidf.texts': 1 })
-    const { 'tfidf.worker.vectorize_ms': vectorize, 'tfidf.worker.score_ms': score, 'tfidf.worker.run_ms': run } = task.attributes as Record<string, number>
+    const { 'tfidf.worker.vectorize_ms': vectorize, 'tfidf.worker.score_ms': score, 'tfidf.worker.wait_ms': wait, 'tfidf.worker.run_ms': run } = task.attributes as Record<string, number>
     expect(vectorize).to.be.greaterThan(0)
     expect(score).to.be.greaterThan(0)
-    // The worker's own phases fit within the time the front thread saw the task run.
-    expect(vectorize + score).to.be.at.most(run + 0.01)
+    // The worker's own phases fit within the task's time from hand-over to result (a busy front
+    // thread may notice the start late, so not always within the run it saw).
+    expect(vectorize + score).to.be.at.most(wait + run + 0.01)
     expectNoSecrets(spans, [TEXT, 'wonderful'])
     // The log line joins the trace.
     await waitFor(() => service.logged.some(l => l.msg === 'request' && l.trace_id === c.traceId))

@@ -384,7 +384,7 @@ export class ClassifierPool {
     const clock = new TaskClock(abort, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
     const taskEnded = observer?.taskEnded
     const run: TaskRunner = async (task, options) => {
-      const dispatch = async (tagged: Task): Promise<unknown> => await this.#hand(key, tagged, { ...options, signal: abort })
+      const dispatch = async (tagged: Task): Promise<unknown> => await this.#hand(key, tagged, Object.assign({}, options, { signal: abort }))
       return taskEnded === undefined ? await clock.run(task, dispatch) : await watchTask(clock, task, options.name, dispatch, taskEnded)
     }
     try {

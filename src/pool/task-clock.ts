@@ -97,7 +97,8 @@ export class TaskClock {
         onStart?.()
       }
     }
-    const running = dispatch({ ...task, [queueOptionsSymbol]: signal })
+    // Object.assign, not a spread: a spread plus a key per task costs V8 about 6x as much.
+    const running = dispatch(Object.assign({}, task, { [queueOptionsSymbol]: signal }))
     // Not queued: Piscina gave it a free worker (or refused it) inside run().
     if (signal.queued) arm(this.#queueMs, 'queue')
     else signal.start()

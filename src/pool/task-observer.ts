@@ -36,6 +36,8 @@ export interface TaskReport {
   readonly gathered?: boolean
 }
 
+const TIMED = { timed: true } as const
+
 /**
  * Runs one task under `clock` as `dispatch` hands it to Piscina, asking the worker to time its
  * phases (`timed`), and reports it to `taskEnded` whether it succeeds or fails.
@@ -45,7 +47,7 @@ export async function watchTask<T extends object, R> (clock: TaskClock, task: T,
   let startedAt: number | null = null
   const texts = (task as { texts?: readonly unknown[] }).texts?.length ?? 0
   try {
-    const result = await clock.run({ ...task, timed: true }, dispatch, () => { startedAt = performance.now() })
+    const result = await clock.run(Object.assign({}, task, TIMED), dispatch, () => { startedAt = performance.now() })
     taskEnded({ name, texts, sentAt, startedAt, endedAt: performance.now(), phases: (result as { phases?: WorkerPhases } | null)?.phases, failed: false })
     return result
   } catch (err) {

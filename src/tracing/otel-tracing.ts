@@ -238,7 +238,7 @@ export class OtelTracing implements Tracing {
       offset: Date.now() - (performance.now() + performance.timeOrigin),
       start: startedAt,
       end: startedAt,
-      attributes: assignDefined({}, { ...attributes, ...sampled.attributes }),
+      attributes: assignDefined(assignDefined({}, attributes), sampled.attributes),
       status: SpanStatusCode.UNSET,
       message: undefined
     }

@@ -152,7 +152,7 @@ export class ClassifierPool {
 
   /** The adaptive batching `key` is served with. */
   batchingOf (key: string = DEFAULT_MODEL_KEY): BatchLimits {
-    return { ...this.#batching, ...this.#modelBatching.get(key) }
+    return Object.assign({}, this.#batching, this.#modelBatching.get(key))
   }
 
   /** Workers started to replace one that crashed or timed out. */

@@ -8,32 +8,18 @@ parameters from src/preprocess/data. Prints, per split, {"rate": texts/s of
 " ".join(tokenizer(text)), "fed": that for the first 20 texts}, which the bench checks
 ours against.
 """
-import importlib.util
 import json
 import os
 import sys
 import tempfile
-import time
+
+from timing import load_module, timed  # bench/baseline/timing.py, beside this file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def load_generator():
-    path = os.path.join(ROOT, "test", "fixtures", "preprocess", "nltk-tokenizers.py")
-    spec = importlib.util.spec_from_file_location("nltk_tokenizers_fixture", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def timed(run, texts, budget):
-    done, started = 0, time.perf_counter()
-    while True:
-        run(texts)
-        done += 1
-        elapsed = time.perf_counter() - started
-        if elapsed >= budget:
-            return done * len(texts) / elapsed
+    return load_module(os.path.join(ROOT, "test", "fixtures", "preprocess", "nltk-tokenizers.py"), "nltk_tokenizers_fixture")
 
 
 def main():

@@ -8,33 +8,20 @@ fixture generator (test/fixtures/apps/generate.py) ran to make the app. Prints
 predict_proba (decision_function without it) in calls of 50, "single": the same one text at a time, "fed": the cleaned
 first 20 texts, which the bench checks ours against}.
 """
-import importlib.util
 import json
 import os
 import sys
-import time
 
 import joblib
+
+from timing import load_module, timed  # bench/baseline/timing.py, beside this file
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 APPS = os.path.join(ROOT, "test", "fixtures", "apps")
 
 
 def load_generator():
-    spec = importlib.util.spec_from_file_location("apps_generate", os.path.join(APPS, "generate.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def timed(run, texts, budget):
-    done, started = 0, time.perf_counter()
-    while True:
-        run(texts)
-        done += 1
-        elapsed = time.perf_counter() - started
-        if elapsed >= budget:
-            return done * len(texts) / elapsed
+    return load_module(os.path.join(APPS, "generate.py"), "apps_generate")
 
 
 def main():

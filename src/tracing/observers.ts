@@ -7,7 +7,7 @@
 import type { AccessControl, ApiKey, Credentials, Decision, Scope } from '../access/access-control.js'
 import type { StoreWatch } from '../access/rate-limits.js'
 import type { PoolObserver } from '../pool/task-observer.js'
-import type { TraceSpan } from './tracing.js'
+import type { SpanAttributes, TraceSpan } from './tracing.js'
 
 /** The model a call is for, as its spans name it. */
 export interface TracedModel {
@@ -59,20 +59,21 @@ function endAccess (span: TraceSpan, decision: Decision): void {
   else span.end({ error: DENIALS[decision.status], failed: decision.status === 503, attributes: { 'tfidf.access.outcome': String(decision.status) } })
 }
 
-/** `access.admit`, under an `access check` span of `parent` when the request is traced. */
-export async function tracedAdmit (access: AccessControl, parent: TraceSpan | undefined, credentials: Credentials, scope: Scope): Promise<Decision> {
-  if (parent === undefined) return await access.admit(credentials, scope)
-  const span = parent.start('access check', { 'tfidf.access.scope': scope })
-  const decision = await access.admit(credentials, scope, storeWatch(span))
+/** `call` (an access decision), under a span `name` of `parent` with its Redis round trips when the request is traced. */
+async function underAccessSpan (parent: TraceSpan | undefined, name: string, attributes: SpanAttributes, call: (watch?: StoreWatch) => Promise<Decision>): Promise<Decision> {
+  if (parent === undefined) return await call()
+  const span = parent.start(name, attributes)
+  const decision = await call(storeWatch(span))
   endAccess(span, decision)
   return decision
 }
 
+/** `access.admit`, under an `access check` span of `parent` when the request is traced. */
+export async function tracedAdmit (access: AccessControl, parent: TraceSpan | undefined, credentials: Credentials, scope: Scope): Promise<Decision> {
+  return await underAccessSpan(parent, 'access check', { 'tfidf.access.scope': scope }, async watch => await access.admit(credentials, scope, watch))
+}
+
 /** `access.chargeTexts`, under an `access charge` span of `parent` when the request is traced. */
 export async function tracedCharge (access: AccessControl, parent: TraceSpan | undefined, key: ApiKey, n: number): Promise<Decision> {
-  if (parent === undefined) return await access.chargeTexts(key, n)
-  const span = parent.start('access charge', { 'tfidf.texts': n })
-  const decision = await access.chargeTexts(key, n, storeWatch(span))
-  endAccess(span, decision)
-  return decision
+  return await underAccessSpan(parent, 'access charge', { 'tfidf.texts': n }, async watch => await access.chargeTexts(key, n, watch))
 }

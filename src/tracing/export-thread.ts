@@ -5,7 +5,7 @@
  * cost about 6 us, which the front thread, the one that answers requests, no longer pays.
  * Started by otel-tracing.ts, one per process, only when tracing is configured.
  */
-import { hostname } from 'node:os'
+import { constants, hostname, setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { HrTime, SpanContext } from '@opentelemetry/api'
 import { addHrTimes, hrTimeDuration, millisToHrTime, TraceState } from '@opentelemetry/core'
@@ -18,6 +18,11 @@ import { unflatten, type ExportThreadData, type FromExportThread, type SpanRecor
 const port = parentPort!
 const { config, scope } = workerData as ExportThreadData
 const post = (message: FromExportThread): void => { port.postMessage(message) }
+
+// The lowest scheduling priority, for this thread alone (Linux keeps a nice value per thread):
+// spans can wait, requests cannot. On a busy machine the export takes the CPU the request path
+// leaves; if that is too little for too long, the queues' bounds drop spans (counted) instead.
+try { setPriority(constants.priority.PRIORITY_LOW) } catch { /* not allowed here: runs at the process's priority */ }
 
 // Counts go back at most once an event-loop turn: a collector outage drops spans one by one.
 let countsDue = false

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai'
 import path from 'node:path'
-import { rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { startReceiver, waitFor, type Receiver } from '../helpers/otlp-receiver.js'
@@ -18,6 +18,12 @@ const NO_OTEL_SDK = path.join(ROOT, 'dist', 'test', 'helpers', 'no-otel-sdk.js')
 
 async function post (port: number, route: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   return await fetch(`http://127.0.0.1:${port}${route}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) })
+}
+
+/** The nice value of each of a process's threads (Linux keeps one per thread) other than its main thread, and the main thread's. */
+function threadNiceValues (pid: number): { main: number, others: number[] } {
+  const nice = (tid: string): number => Number(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16])
+  return { main: nice(String(pid)), others: readdirSync(`/proc/${pid}/task`).filter(tid => tid !== String(pid)).map(nice) }
 }
 
 async function stop (run: Run): Promise<number> {
@@ -70,6 +76,11 @@ describe('tracing in the service process', function () {
       await waitFor(() => logLines(run).some(l => l.msg === 'request' && l.trace_id === traceId))
       expect(logLines(run).find(l => l.msg === 'request' && l.trace_id === traceId)).to.deep.include({ span_id: server.spanId })
       expect(answer.headers.get('traceparent')).to.equal(`00-${traceId}-${server.spanId}-01`)
+      // The export thread alone runs at the lowest priority: requests come first on a busy machine.
+      const { main, others } = threadNiceValues(run.child.pid!)
+      expect(main).to.be.below(19)
+      expect(others.filter(n => n === 19)).to.have.length(1)
+      expect(others.filter(n => n !== 19).every(n => n === main)).to.equal(true)
     } finally {
       expect(await stop(run)).to.equal(0)
     }
@@ -90,6 +101,8 @@ describe('tracing in the service process', function () {
       const answer = await post(port, '/predict', { text: 'a moving and beautiful film' }, { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01' })
       expect(answer.status).to.equal(200)
       expect(answer.headers.get('traceparent')).to.equal(null)
+      const { main, others } = threadNiceValues(off.child.pid!)
+      expect(others.every(n => n === main)).to.equal(true)
     } finally {
       expect(await stop(off)).to.equal(0)
     }

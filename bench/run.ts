@@ -20,6 +20,7 @@ import { beside, matching, previousRun } from './lib/previous.js'
 import { targetRows } from './lib/targets.js'
 import { startBaseline, startNoop, startTfidf } from './lib/servers.js'
 import { accessRows, type AccessRow } from './sections/access.js'
+import { tracingCostRows } from './sections/tracing-cost.js'
 import { tracingRows, type TracingRow } from './sections/tracing.js'
 import { cacheRows } from './sections/cache-fill.js'
 import { cliRows } from './sections/cli-scaling.js'
@@ -154,7 +155,8 @@ async function main (): Promise<void> {
   const large = models.find(m => m.name === 'large')
   const repository = runs('repository') && large !== undefined ? await repositoryRows(large, texts, QUICK ? 3 : 8, settle, progress) : undefined
   const access = runs('access') ? await accessRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 5, progress) : []
-  const tracing = runs('tracing') ? await tracingRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 5, progress) : []
+  const tracingCost = runs('tracing') ? await tracingCostRows(QUICK ? 4000 : 8000, QUICK ? 2 : 5, progress) : []
+  const tracing = runs('tracing') ? await tracingRows(models[0]!, texts, oracles.get(models[0]!.name), QUICK ? 1 : 2, QUICK ? 2 : 12, progress) : []
   // TRANSPORTS_BEFORE=<checkout with dist/>: the same protocols against an older build, round by round.
   const transportBuilds = [{ label: 'this build' }, ...(process.env.TRANSPORTS_BEFORE === undefined ? [] : [{ label: `before (${process.env.TRANSPORTS_BEFORE})`, root: process.env.TRANSPORTS_BEFORE }])]
   const transports = runs('transports') ? await transportRows(models[0]!, transportBuilds, texts, QUICK ? 2 : DURATION, QUICK ? 1 : 5, progress) : []
@@ -169,7 +171,7 @@ async function main (): Promise<void> {
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing, tracing_cost: tracingCost }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -244,12 +246,23 @@ async function main (): Promise<void> {
     console.log(markdown(['target', 'figure', 'goal', 'met'], targets.map(t => [t.target, t.figure, t.goal, t.met ? 'yes' : 'no'])))
   }
   if (tracing.length > 0) {
-    console.log('\n## Tracing: off, configured with sampling 0, sampling 1 (OTLP/HTTP to a receiver on 127.0.0.1; default model, 2 workers; medians)\n')
+    console.log('\n## Tracing: off, configured with sampling 0, sampling 1 (OTLP/HTTP to a receiver on 127.0.0.1; default model, 2 workers; side by side in short turns, medians of ratios within a round)\n')
     const off = (scenario: string): TracingRow | undefined => tracing.find(r => r.server === 'tracing off' && r.scenario === scenario)
-    console.log(markdown(['server', 'scenario', 'texts/s', 'vs tracing off', 'rounds texts/s', 'p99 ms', 'front thread us/request', 'added front us/request', 'spans exported', 'spans dropped', 'non-2xx or wrong'],
+    console.log(markdown(['server', 'scenario', 'texts/s', 'vs tracing off', 'each round vs off', 'p99 ms', 'front thread us/request', 'added front us/request', 'server CPU us/request', 'server CPU vs off', 'spans exported (both scenarios)', 'spans dropped', 'non-2xx or wrong'],
       tracing.map(r => {
         const o = off(r.scenario)
-        return [r.server, r.scenario, fmt(r.textsPerSecond), ratio2(r.textsPerSecond, o?.textsPerSecond), r.rounds.join(' '), fmt(r.p99Ms), fmt(r.frontCpuUsPerRequest, 1), fmt(r.frontCpuUsPerRequest - (o?.frontCpuUsPerRequest ?? 0), 1), String(r.spansExported), String(r.spansDropped), String(r.non2xx)]
+        const w = matching(was('tracing'), 'tracing', r, ['server', 'scenario'])
+        return [r.server, r.scenario, beside(r.textsPerSecond, w?.textsPerSecond), fmt(r.vsOff, 2) + 'x', r.roundRatios.join(' '), fmt(r.p99Ms), fmt(r.frontCpuUsPerRequest, 1), fmt(r.frontCpuUsPerRequest - (o?.frontCpuUsPerRequest ?? 0), 1), beside(r.serverCpuUsPerRequest, w?.serverCpuUsPerRequest, 1), fmt(r.serverCpuVsOff, 3) + 'x', String(r.spansExported), String(r.spansDropped), String(r.non2xx)]
+      })))
+  }
+  if (tracingCost.length > 0) {
+    const offCpu = (scenario: string): number | undefined => tracing.find(r => r.server === 'tracing off' && r.scenario === scenario)?.serverCpuUsPerRequest
+    const share = (us: number, scenario: string): string => { const of = offCpu(scenario); return of === undefined ? '' : `${fmt(100 * us / of, 1)}%` }
+    console.log('\n## Tracing: CPU added to a single-text request\'s 4 spans, paced, no load generator (medians of rounds, the loop\'s own cost taken away; shares of a request\'s server CPU with tracing off, from the table above)\n')
+    console.log(markdown(['setting', 'front thread us/request', 'all threads us/request', 'share of a single text @10', 'share of a batch of 50 @50', 'spans exported'],
+      tracingCost.map(r => {
+        const w = matching(was('tracing_cost'), 'tracing_cost', r, ['setting'])
+        return [r.setting, beside(r.frontUs, w?.frontUs, 1), beside(r.processUs, w?.processUs, 1), share(r.processUs, 'single c10'), share(r.processUs, 'batch50 c50'), String(r.spansExported)]
       })))
   }
   console.log(`\nwrote bench/results/${stamp}.json and .svg`)

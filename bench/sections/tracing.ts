@@ -4,12 +4,19 @@
  * sampling 1 (always_on: every request's spans exported over OTLP/HTTP to a receiver on
  * 127.0.0.1 that takes each export and keeps nothing). Single texts over 10 connections and
  * batches of 50 over 50; every request carries an unsampled traceparent, as a mesh sends one.
- * Rounds alternate the servers' order and report medians; beside throughput, the front
- * thread's CPU time per request, and the spans exported and dropped at sampling 1.
+ *
+ * The three servers run side by side (idle but for their turn) and take short turns, round after
+ * round, in an order that rotates; each figure against tracing off is the median of the ratios
+ * taken within one round. On a machine other work shares, throughput drifts by tens of percent
+ * over minutes (8 s runs one server after another put sampling 0, which costs 2 us a request,
+ * at 0.75-1.13x); a round of a few seconds sees one load for all three. Beside throughput, the
+ * CPU time per request of the server's front thread and of all its threads (the export thread,
+ * the workers, V8's helpers), which contention moves much less than throughput.
  */
 import type { ModelDir } from '../lib/models.js'
 import { runLoad, type Oracle, type Scenario } from '../lib/load.js'
 import { cpuMicros as cpuUs } from '../lib/processes.js'
+import type { Server } from '../lib/processes.js'
 import { startTfidf } from '../lib/servers.js'
 import { startReceiver } from '../../test/helpers/otlp-receiver.js'
 
@@ -19,8 +26,16 @@ export interface TracingRow {
   readonly textsPerSecond: number
   /** Each round's texts/s, in round order (the spread behind the median). */
   readonly rounds: readonly number[]
+  /** The median, over rounds, of this round's texts/s over tracing off's in the same round. */
+  readonly vsOff: number
+  /** Each round's ratio to tracing off, in round order. */
+  readonly roundRatios: readonly number[]
   readonly p99Ms: number
   readonly frontCpuUsPerRequest: number
+  /** CPU time of all the server's threads per request. */
+  readonly serverCpuUsPerRequest: number
+  /** The median, over rounds, of this round's server CPU per request over tracing off's. */
+  readonly serverCpuVsOff: number
   readonly spansExported: number
   readonly spansDropped: number
   readonly non2xx: number
@@ -34,7 +49,9 @@ async function counter (url: string, name: string): Promise<number> {
   return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0)
 }
 
-export async function tracingRows (m: ModelDir, texts: readonly string[], oracle: Oracle, duration: number, rounds: number, progress: (message: string) => void): Promise<TracingRow[]> {
+interface Turn { tps: number, p99: number, front: number, server: number, non2xx: number }
+
+export async function tracingRows (m: ModelDir, texts: readonly string[], oracle: Oracle, turnSeconds: number, rounds: number, progress: (message: string) => void): Promise<TracingRow[]> {
   const receiver = await startReceiver('sink')
   const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
   const configs: Array<{ name: string, env: Record<string, string> }> = [
@@ -44,53 +61,65 @@ export async function tracingRows (m: ModelDir, texts: readonly string[], oracle
   ]
   const headers = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' }
   const scenarios: Scenario[] = [{ name: 'single c10', size: 0, connections: 10, headers }, { name: 'batch50 c50', size: 50, connections: 50, headers }]
-  const runs = new Map<string, Array<{ tps: number, p99: number, front: number, exported: number, dropped: number, non2xx: number }>>()
+  const servers: Server[] = []
+  const turns = new Map<string, Turn[]>()
+  const spans = new Map<string, { exported: number, dropped: number }>()
   try {
+    for (const c of configs) servers.push(await startTfidf(m, 2, c.env))
+    // A second of unrecorded load each, so the JIT has warmed up.
+    for (const server of servers) for (const s of scenarios) await runLoad(server.url, s, 1, texts, undefined)
+    const before = await Promise.all(servers.map(async server => await spanCounts(server.url)))
     for (let round = 0; round < rounds; round++) {
-      for (const c of round % 2 === 0 ? configs : [...configs].reverse()) {
-        const server = await startTfidf(m, 2, c.env)
-        try {
-          // A second of unrecorded load, so the JIT has warmed up.
-          await runLoad(server.url, scenarios[0]!, 1, texts, undefined)
-          for (const s of scenarios) {
-            progress(`tracing ${c.name} ${s.name}: ${duration} s (round ${round + 1})`)
-            const pid = server.child.pid!
-            const front = cpuUs(pid, pid)
-            const spans = { exported: await counter(server.url, 'tfidf_trace_spans_exported_total'), dropped: await counter(server.url, 'tfidf_trace_spans_dropped_total') }
-            const f = await runLoad(server.url, s, duration, texts, oracle)
-            const requests = f.requestsPerSecond * duration
-            // The spans of this run still queued go out within the batch delay (5 s by default): wait for them.
-            if (c.name.endsWith('1')) await new Promise(resolve => setTimeout(resolve, 5500))
-            const key = `${c.name}\u0000${s.name}`
-            runs.set(key, [...(runs.get(key) ?? []), {
-              tps: f.textsPerSecond,
-              p99: f.p99,
-              front: (cpuUs(pid, pid) - front) / requests,
-              exported: await counter(server.url, 'tfidf_trace_spans_exported_total') - spans.exported,
-              dropped: await counter(server.url, 'tfidf_trace_spans_dropped_total') - spans.dropped,
-              non2xx: f.non2xx + f.wrong
-            }])
-          }
-        } finally {
-          await server.stop()
+      // Each config takes each place in the order equally often, forwards and backwards.
+      const order = configs.map((_, i) => (i + round) % configs.length)
+      if (Math.floor(round / configs.length) % 2 === 1) order.reverse()
+      for (const s of scenarios) {
+        progress(`tracing ${s.name}: round ${round + 1} of ${rounds}, ${turnSeconds} s a server`)
+        for (const i of order) {
+          const server = servers[i]!
+          const pid = server.child.pid!
+          const front = cpuUs(pid, pid)
+          const all = cpuUs(pid)
+          const f = await runLoad(server.url, s, turnSeconds, texts, oracle)
+          const requests = f.requestsPerSecond * turnSeconds
+          const key = `${configs[i]!.name}\u0000${s.name}`
+          turns.set(key, [...(turns.get(key) ?? []), { tps: f.textsPerSecond, p99: f.p99, front: (cpuUs(pid, pid) - front) / requests, server: (cpuUs(pid) - all) / requests, non2xx: f.non2xx + f.wrong }])
         }
       }
     }
+    // The spans still queued go out within the batch delay (5 s by default): wait for them.
+    await new Promise(resolve => setTimeout(resolve, 5500))
+    for (const [i, server] of servers.entries()) {
+      const after = await spanCounts(server.url)
+      spans.set(configs[i]!.name, { exported: after.exported - before[i]!.exported, dropped: after.dropped - before[i]!.dropped })
+    }
   } finally {
+    for (const server of servers) await server.stop()
     await receiver.close()
   }
-  return [...runs].map(([key, rs]) => {
+  return [...turns].map(([key, ts]) => {
     const [server, scenario] = key.split('\u0000') as [string, string]
+    const off = turns.get(`tracing off\u0000${scenario}`)!
+    const ratios = ts.map((t, r) => t.tps / off[r]!.tps)
     return {
       server,
       scenario,
-      textsPerSecond: median(rs.map(r => r.tps)),
-      rounds: rs.map(r => Math.round(r.tps)),
-      p99Ms: median(rs.map(r => r.p99)),
-      frontCpuUsPerRequest: median(rs.map(r => r.front)),
-      spansExported: rs.reduce((n, r) => n + r.exported, 0),
-      spansDropped: rs.reduce((n, r) => n + r.dropped, 0),
-      non2xx: rs.reduce((n, r) => n + r.non2xx, 0)
+      textsPerSecond: median(ts.map(t => t.tps)),
+      rounds: ts.map(t => Math.round(t.tps)),
+      vsOff: median(ratios),
+      roundRatios: ratios.map(r => Math.round(r * 100) / 100),
+      p99Ms: median(ts.map(t => t.p99)),
+      frontCpuUsPerRequest: median(ts.map(t => t.front)),
+      serverCpuUsPerRequest: median(ts.map(t => t.server)),
+      serverCpuVsOff: median(ts.map((t, r) => t.server / off[r]!.server)),
+      spansExported: scenario === scenarios[0]!.name ? spans.get(server)?.exported ?? 0 : 0,
+      spansDropped: scenario === scenarios[0]!.name ? spans.get(server)?.dropped ?? 0 : 0,
+      non2xx: ts.reduce((n, t) => n + t.non2xx, 0)
     }
   })
+}
+
+/** The spans a server exported and dropped so far, from its Prometheus counters. */
+async function spanCounts (url: string): Promise<{ exported: number, dropped: number }> {
+  return { exported: await counter(url, 'tfidf_trace_spans_exported_total'), dropped: await counter(url, 'tfidf_trace_spans_dropped_total') }
 }

@@ -11,7 +11,8 @@
  * over minutes (8 s runs one server after another put sampling 0, which costs 2 us a request,
  * at 0.75-1.13x); a round of a few seconds sees one load for all three. Beside throughput, the
  * CPU time per request of the server's front thread and of all its threads (the export thread,
- * the workers, V8's helpers), which contention moves much less than throughput.
+ * the workers, V8's helpers). A second server with tracing off shows, in the same run, how far
+ * two identical servers come apart: differences inside its spread are noise.
  */
 import type { ModelDir } from '../lib/models.js'
 import { runLoad, type Oracle, type Scenario } from '../lib/load.js'
@@ -56,6 +57,8 @@ export async function tracingRows (m: ModelDir, texts: readonly string[], oracle
   const traced = { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }
   const configs: Array<{ name: string, env: Record<string, string> }> = [
     { name: 'tracing off', env: {} },
+    // The same server again: how far two identical servers drift apart in this run (the noise).
+    { name: 'tracing off, a second server', env: {} },
     { name: 'tracing, sampling 0', env: { ...traced, OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' } },
     { name: 'tracing, sampling 1', env: { ...traced, OTEL_TRACES_SAMPLER: 'always_on' } }
   ]

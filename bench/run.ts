@@ -29,7 +29,7 @@ import { repositoryRows } from './sections/repository.js'
 import { transportRows } from './sections/transports.js'
 import { batchingRows, type BatchingSetting } from './sections/batching.js'
 import { inProcessRows } from './sections/in-process.js'
-import { baselineStartupRows, startupRows } from './sections/startup-memory.js'
+import { baselineStartupRows, decodeFloorRows, startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 
 const argv = new Set(process.argv.slice(2))
@@ -147,6 +147,7 @@ async function main (): Promise<void> {
   // Start-up is timed over several starts (medians), and with --baseline the Python service's too, in the same section.
   const startupRounds = QUICK ? 1 : 5
   const startup = runs('startup') ? await startupRows(served, QUICK ? [2] : [1, 2, 4], QUICK ? 2 : 4, settle, texts, oracles, progress, startupRounds) : []
+  const decodeFloor = runs('startup') ? decodeFloorRows(served, startupRounds, progress) : []
   const baselineStartup = runs('startup') && BASELINE && hasPython(['sklearn', 'fastapi', 'uvicorn']) ? await baselineStartupRows(served, startupRounds, progress) : []
   const cache = runs('cache') ? await cacheRows(models[0]!, texts, QUICK ? 1_100 : 11_000, QUICK ? 14_000 : 140_000, settle, progress) : []
   const cli = runs('cli') ? cliRows(models[0]!, texts, QUICK ? 0.1 : 1, QUICK ? 1 : 3, progress) : []
@@ -171,7 +172,7 @@ async function main (): Promise<void> {
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing, tracing_cost: tracingCost }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing, tracing_cost: tracingCost }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -190,9 +191,10 @@ async function main (): Promise<void> {
   })))
   if (baselineStartup.length > 0) {
     console.log(`\n## The Python service's start-up in the same section (1 uvicorn worker, medians of ${startupRounds})\n`)
-    console.log(markdown(['model', 'start-up s', 'tfidf-serve WORKERS=2 s', 'ratio'], baselineStartup.map(b => {
+    console.log(markdown(['model', 'start-up s', 'tfidf-serve WORKERS=2 s', 'ratio', 'a process that only decodes the model s', 'its ratio'], baselineStartup.map(b => {
       const ours = startup.find(r => r.model === b.model && r.workers === 2)
-      return [b.model, fmt(b.startupSeconds, 2), fmt(ours?.startupSeconds, 2), ours === undefined ? '' : ratio2(ours.startupSeconds, b.startupSeconds)]
+      const floor = decodeFloor.find(d => d.model === b.model)
+      return [b.model, fmt(b.startupSeconds, 2), fmt(ours?.startupSeconds, 2), ours === undefined ? '' : ratio2(ours.startupSeconds, b.startupSeconds), fmt(floor?.seconds, 2), floor === undefined ? '' : ratio2(floor.seconds, b.startupSeconds)]
     })))
   }
   if (baselineMemory.length > 0) {
@@ -240,7 +242,7 @@ async function main (): Promise<void> {
         return [r.setting, r.scenario, beside(r.textsPerSecond, w?.textsPerSecond), ratio2(r.textsPerSecond, off(r)?.textsPerSecond), beside(r.p99Ms, w?.p99Ms), beside(r.frontUs, w?.frontUs, 2), beside(r.serverUs, w?.serverUs, 2), fmt(r.textsPerTask, 1)]
       })))
   }
-  const targets = targetRows({ http: rows, startup, baselineStartup, baselineMemory, batching, transports })
+  const targets = targetRows({ http: rows, startup, baselineStartup, decodeFloor, baselineMemory, batching, transports })
   if (targets.length > 0) {
     console.log('\n## Issue 24\'s targets, from this run\n')
     console.log(markdown(['target', 'figure', 'goal', 'met'], targets.map(t => [t.target, t.figure, t.goal, t.met ? 'yes' : 'no'])))

@@ -1,8 +1,12 @@
 /** Start-up to the first healthy /health and resident memory, per model and WORKERS. */
+import { execFileSync } from 'node:child_process'
+import path from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { setTimeout } from 'node:timers/promises'
+import { ROOT } from '../lib/corpus.js'
 import { runLoad, type Oracle } from '../lib/load.js'
-import type { ModelDir } from '../lib/models.js'
-import { startBaseline, startTfidf } from '../lib/servers.js'
+import { modelFiles, type ModelDir } from '../lib/models.js'
+import { SERVER_ENV, SERVER_NODE_FLAGS, startBaseline, startTfidf } from '../lib/servers.js'
 
 export interface StartupRow {
   readonly model: string
@@ -20,6 +24,12 @@ export interface BaselineStartupRow {
   readonly model: string
   /** The FastAPI service with one uvicorn worker, median of `rounds` starts. */
   readonly startupSeconds: number
+}
+
+export interface DecodeFloorRow {
+  readonly model: string
+  /** A Node process that only decodes the model as the service does (its decoding thread) and exits: start to decoded, median of `rounds`. */
+  readonly seconds: number
 }
 
 const median = (xs: readonly number[]): number => {
@@ -73,4 +83,29 @@ export async function baselineStartupRows (models: readonly ModelDir[], rounds: 
     rows.push({ model: m.name, startupSeconds: median(starts) })
   }
   return rows
+}
+
+/**
+ * The floor under our start-up: a process that does nothing but decode the model in the
+ * service's decoding thread (read, unpickle, check, build the shared tables), from its start
+ * to decoded. No service can be ready sooner with this decoder; the service also loads its
+ * HTTP stack and starts its workers, on the same cores.
+ */
+export function decodeFloorRows (models: readonly ModelDir[], rounds: number, progress: (m: string) => void): DecodeFloorRow[] {
+  const decoder = pathToFileURL(path.join(ROOT, 'dist', 'src', 'pool', 'decode-model-thread.js')).href
+  return models.map(m => {
+    progress(`decoding alone, ${m.name} model (${rounds} processes)`)
+    const { model, vectorizer } = modelFiles(m)
+    // A CommonJS -e (its import() is dynamic): the decoding thread would inherit --input-type.
+    const script = `import(${JSON.stringify(decoder)})
+  .then(async ({ decodeModelInThread }) => await decodeModelInThread({ model: ${JSON.stringify(model)}, vectorizers: ${JSON.stringify([vectorizer])} }))
+  .then(() => console.log(performance.now()))`
+    const runs: number[] = []
+    for (let r = 0; r < rounds; r++) {
+      // performance.now() counts from the process's start, so Node's own boot is in the figure.
+      const ms = Number(execFileSync(process.execPath, [...SERVER_NODE_FLAGS, '-e', script], { env: { ...process.env, ...SERVER_ENV }, encoding: 'utf8' }).trim())
+      runs.push(ms / 1000)
+    }
+    return { model: m.name, seconds: median(runs) }
+  })
 }

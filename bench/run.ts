@@ -89,7 +89,7 @@ async function httpRows (models: readonly ModelDir[], texts: readonly string[], 
   } finally {
     await cached.stop()
   }
-  for (const kind of ['express', 'http'] as const) {
+  for (const kind of ['express', 'express-worker', 'http'] as const) {
     const server = await startNoop(kind)
     try {
       rows.push(...await loadRows(server, `noop-${kind}`, 'default', SCENARIOS, texts, undefined))

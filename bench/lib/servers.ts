@@ -25,7 +25,7 @@ export async function startBaseline (m: ModelDir, workers: number): Promise<Serv
     { MODEL_PATH: model, VECTORIZER_PATH: vectorizer }, port)
 }
 
-export async function startNoop (kind: 'express' | 'http'): Promise<Server> {
+export async function startNoop (kind: 'express' | 'express-worker' | 'http'): Promise<Server> {
   const port = await freePort()
   return await startServer(`noop-${kind}`, process.execPath, [path.join(ROOT, 'dist', 'bench', 'http', `noop-${kind}.js`)], { PORT: String(port) }, port)
 }

@@ -25,9 +25,14 @@ const pct = (x: number): string => `${Math.round(x * 100)}%`
 export function targetRows (f: Figures): Target[] {
   const out: Target[] = []
   const ours = (scenario: string): Row | undefined => f.http.find(r => r.server === 'tfidf-serve' && r.model === 'default' && r.scenario === scenario)
+  const noop = (server: string, scenario: string): Row | undefined => f.http.find(r => r.server === server && r.scenario === scenario)
   for (const [scenario, goal] of [['batch50 c50', 0.6], ['single c10', 0.8]] as const) {
     const r = ours(scenario)
-    if (r?.ofCeiling !== undefined) out.push({ target: `spec route, ${scenario}, of the no-op Express ceiling`, figure: pct(r.ofCeiling), goal: `>= ${pct(goal)}`, met: r.ofCeiling >= goal })
+    // The same ceiling with a round trip to a worker thread per request and nothing else: what the design's shape alone allows.
+    const ceiling = noop('noop-express', scenario)
+    const crossing = noop('noop-express-worker', scenario)
+    const shape = ceiling === undefined || crossing === undefined ? '' : ` (the ceiling with a worker round trip per request, classifying nothing: ${pct(crossing.requestsPerSecond / ceiling.requestsPerSecond)})`
+    if (r?.ofCeiling !== undefined) out.push({ target: `spec route, ${scenario}, of the no-op Express ceiling`, figure: pct(r.ofCeiling) + shape, goal: `>= ${pct(goal)}`, met: r.ofCeiling >= goal })
   }
   const off = f.batching.find(r => r.setting === 'off' && r.scenario === 'single c50')
   const on = f.batching.find(r => r.setting !== 'off' && r.scenario === 'single c50')

@@ -1,0 +1,33 @@
+/**
+ * The no-op Express ceiling with the design's one extra step: each request's texts go to two
+ * worker threads (a Piscina pool, as the service's) in tasks of `batch_size` texts (default 10:
+ * DECISIONS.md 5 makes batch_size the size of a worker task), run side by side, and come back
+ * before the answer, the workers classifying nothing. What the service adds beyond this server
+ * is its own work (validation, the model, its answer); what this one loses against the plain
+ * ceiling is the price of the design's worker tasks, which the service always pays.
+ * PORT from the environment.
+ */
+import express from 'express'
+import { Piscina } from 'piscina'
+import { noopAnswer } from './noop-answer.js'
+
+const pool = new Piscina<readonly string[], readonly string[]>({
+  filename: new URL('./noop-worker.js', import.meta.url).href,
+  minThreads: 2,
+  maxThreads: 2,
+  idleTimeout: Infinity
+})
+
+const app = express()
+app.use(express.json({ limit: '1mb' }))
+app.post('/predict', async (req, res) => {
+  const body = req.body as { text?: string, texts?: string[], batch_size?: number }
+  const texts = typeof body.text === 'string' ? [body.text] : body.texts ?? []
+  const size = body.batch_size ?? 10
+  const chunks: Array<Promise<readonly string[]>> = []
+  for (let i = 0; i < texts.length; i += size) chunks.push(pool.run(texts.slice(i, i + size)))
+  await Promise.all(chunks)
+  res.json(noopAnswer(req.body))
+})
+app.get('/health', (_req, res) => { res.json({ status: 'healthy' }) })
+app.listen(Number(process.env.PORT), '127.0.0.1')

@@ -20,6 +20,7 @@ import { beside, matching, previousRun } from './lib/previous.js'
 import { targetRows } from './lib/targets.js'
 import { startBaseline, startNoop, startTfidf } from './lib/servers.js'
 import { accessRows, type AccessRow } from './sections/access.js'
+import { ceilingRows } from './sections/ceiling.js'
 import { tracingCostRows } from './sections/tracing-cost.js'
 import { tracingRows, type TracingRow } from './sections/tracing.js'
 import { cacheRows } from './sections/cache-fill.js'
@@ -35,7 +36,7 @@ import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 const argv = new Set(process.argv.slice(2))
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
-/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository, access, transports, tracing). */
+/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const runs = (section: string): boolean => ONLY === undefined || ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
@@ -156,6 +157,7 @@ async function main (): Promise<void> {
   const large = models.find(m => m.name === 'large')
   const repository = runs('repository') && large !== undefined ? await repositoryRows(large, texts, QUICK ? 3 : 8, settle, progress) : undefined
   const access = runs('access') ? await accessRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 5, progress) : []
+  const ceiling = runs('ceiling') ? await ceilingRows(models[0]!, texts, oracles.get(models[0]!.name), QUICK ? 1 : 3, QUICK ? 2 : 8, progress) : []
   const tracingCost = runs('tracing') ? await tracingCostRows(QUICK ? 4000 : 8000, QUICK ? 2 : 5, progress) : []
   const tracing = runs('tracing') ? await tracingRows(models[0]!, texts, oracles.get(models[0]!.name), QUICK ? 1 : 2, QUICK ? 2 : 12, progress) : []
   // TRANSPORTS_BEFORE=<checkout with dist/>: the same protocols against an older build, round by round.
@@ -172,7 +174,7 @@ async function main (): Promise<void> {
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, tracing, tracing_cost: tracingCost }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -242,7 +244,15 @@ async function main (): Promise<void> {
         return [r.setting, r.scenario, beside(r.textsPerSecond, w?.textsPerSecond), ratio2(r.textsPerSecond, off(r)?.textsPerSecond), beside(r.p99Ms, w?.p99Ms), beside(r.frontUs, w?.frontUs, 2), beside(r.serverUs, w?.serverUs, 2), fmt(r.textsPerTask, 1)]
       })))
   }
-  const targets = targetRows({ http: rows, startup, baselineStartup, decodeFloor, baselineMemory, batching, transports })
+  if (ceiling.length > 0) {
+    console.log('\n## Against the no-op Express ceiling, side by side (default model, 2 workers; 3 s turns in a rotating order, shares taken within a round, medians)\n')
+    console.log(markdown(['server', 'scenario', 'requests/s', 'of the ceiling', 'each round', 'front thread us/request', 'all threads us/request'],
+      ceiling.map(r => {
+        const w = matching(was('ceiling'), 'ceiling', r, ['server', 'scenario'])
+        return [r.server, r.scenario, fmt(r.requestsPerSecond), beside(r.ofCeiling * 100, w === undefined ? undefined : w.ofCeiling * 100) + '%', r.roundShares.join(' '), fmt(r.frontUsPerRequest, 1), fmt(r.serverUsPerRequest, 1)]
+      })))
+  }
+  const targets = targetRows({ http: rows, ceiling, startup, baselineStartup, decodeFloor, baselineMemory, batching, transports })
   if (targets.length > 0) {
     console.log('\n## Issue 24\'s targets, from this run\n')
     console.log(markdown(['target', 'figure', 'goal', 'met'], targets.map(t => [t.target, t.figure, t.goal, t.met ? 'yes' : 'no'])))

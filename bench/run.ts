@@ -249,7 +249,7 @@ async function main (): Promise<void> {
     console.log(markdown(['server', 'scenario', 'requests/s', 'of the ceiling', 'each round', 'front thread us/request', 'all threads us/request'],
       ceiling.map(r => {
         const w = matching(was('ceiling'), 'ceiling', r, ['server', 'scenario'])
-        return [r.server, r.scenario, fmt(r.requestsPerSecond), beside(r.ofCeiling * 100, w === undefined ? undefined : w.ofCeiling * 100) + '%', r.roundShares.join(' '), fmt(r.frontUsPerRequest, 1), fmt(r.serverUsPerRequest, 1)]
+        return [r.server, r.scenario, fmt(r.requestsPerSecond), `${fmt(r.ofCeiling * 100)}%${w === undefined ? '' : ` (was ${fmt(w.ofCeiling * 100)}%)`}`, r.roundShares.join(' '), fmt(r.frontUsPerRequest, 1), fmt(r.serverUsPerRequest, 1)]
       })))
   }
   const targets = targetRows({ http: rows, ceiling, startup, baselineStartup, decodeFloor, baselineMemory, batching, transports })

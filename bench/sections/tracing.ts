@@ -15,8 +15,8 @@
  * two identical servers come apart: differences inside its spread are noise.
  */
 import type { ModelDir } from '../lib/models.js'
-import { runLoad, type Oracle, type Scenario } from '../lib/load.js'
-import { cpuMicros as cpuUs } from '../lib/processes.js'
+import type { Oracle, Scenario } from '../lib/load.js'
+import { median, pairedTurns, roundRatios, type Turn } from '../lib/paired-turns.js'
 import type { Server } from '../lib/processes.js'
 import { startTfidf } from '../lib/servers.js'
 import { startReceiver } from '../../test/helpers/otlp-receiver.js'
@@ -42,15 +42,11 @@ export interface TracingRow {
   readonly non2xx: number
 }
 
-const median = (xs: number[]): number => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]! }
-
 /** A Prometheus counter's value, from the text exposition. */
 async function counter (url: string, name: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics?format=prometheus`)).text()
   return Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? 0)
 }
-
-interface Turn { tps: number, p99: number, front: number, server: number, non2xx: number }
 
 export async function tracingRows (m: ModelDir, texts: readonly string[], oracle: Oracle, turnSeconds: number, rounds: number, progress: (message: string) => void): Promise<TracingRow[]> {
   const receiver = await startReceiver('sink')
@@ -65,61 +61,43 @@ export async function tracingRows (m: ModelDir, texts: readonly string[], oracle
   const headers = { traceparent: '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00' }
   const scenarios: Scenario[] = [{ name: 'single c10', size: 0, connections: 10, headers }, { name: 'batch50 c50', size: 50, connections: 50, headers }]
   const servers: Server[] = []
-  const turns = new Map<string, Turn[]>()
-  const spans = new Map<string, { exported: number, dropped: number }>()
+  let turns: Turn[][][]
+  const spans: Array<{ exported: number, dropped: number }> = []
   try {
     for (const c of configs) servers.push(await startTfidf(m, 2, c.env))
-    // A second of unrecorded load each, so the JIT has warmed up.
-    for (const server of servers) for (const s of scenarios) await runLoad(server.url, s, 1, texts, undefined)
     const before = await Promise.all(servers.map(async server => await spanCounts(server.url)))
-    for (let round = 0; round < rounds; round++) {
-      // Each config takes each place in the order equally often, forwards and backwards.
-      const order = configs.map((_, i) => (i + round) % configs.length)
-      if (Math.floor(round / configs.length) % 2 === 1) order.reverse()
-      for (const s of scenarios) {
-        progress(`tracing ${s.name}: round ${round + 1} of ${rounds}, ${turnSeconds} s a server`)
-        for (const i of order) {
-          const server = servers[i]!
-          const pid = server.child.pid!
-          const front = cpuUs(pid, pid)
-          const all = cpuUs(pid)
-          const f = await runLoad(server.url, s, turnSeconds, texts, oracle)
-          const requests = f.requestsPerSecond * turnSeconds
-          const key = `${configs[i]!.name}\u0000${s.name}`
-          turns.set(key, [...(turns.get(key) ?? []), { tps: f.textsPerSecond, p99: f.p99, front: (cpuUs(pid, pid) - front) / requests, server: (cpuUs(pid) - all) / requests, non2xx: f.non2xx + f.wrong }])
-        }
-      }
-    }
+    turns = await pairedTurns(servers, scenarios, texts, turnSeconds, rounds, () => oracle, (s, round) => { progress(`tracing ${s.name}: round ${round + 1} of ${rounds}, ${turnSeconds} s a server`) })
     // The spans still queued go out within the batch delay (5 s by default): wait for them.
     await new Promise(resolve => setTimeout(resolve, 5500))
     for (const [i, server] of servers.entries()) {
       const after = await spanCounts(server.url)
-      spans.set(configs[i]!.name, { exported: after.exported - before[i]!.exported, dropped: after.dropped - before[i]!.dropped })
+      spans.push({ exported: after.exported - before[i]!.exported, dropped: after.dropped - before[i]!.dropped })
     }
   } finally {
     for (const server of servers) await server.stop()
     await receiver.close()
   }
-  return [...turns].map(([key, ts]) => {
-    const [server, scenario] = key.split('\u0000') as [string, string]
-    const off = turns.get(`tracing off\u0000${scenario}`)!
-    const ratios = ts.map((t, r) => t.tps / off[r]!.tps)
+  return scenarios.flatMap((s, k) => configs.map((c, i) => {
+    const ts = turns[i]![k]!
+    const off = turns[0]![k]!
+    const ratios = roundRatios(ts, off, t => t.load.textsPerSecond)
     return {
-      server,
-      scenario,
-      textsPerSecond: median(ts.map(t => t.tps)),
-      rounds: ts.map(t => Math.round(t.tps)),
+      server: c.name,
+      scenario: s.name,
+      textsPerSecond: median(ts.map(t => t.load.textsPerSecond)),
+      rounds: ts.map(t => Math.round(t.load.textsPerSecond)),
       vsOff: median(ratios),
       roundRatios: ratios.map(r => Math.round(r * 100) / 100),
-      p99Ms: median(ts.map(t => t.p99)),
-      frontCpuUsPerRequest: median(ts.map(t => t.front)),
-      serverCpuUsPerRequest: median(ts.map(t => t.server)),
-      serverCpuVsOff: median(ts.map((t, r) => t.server / off[r]!.server)),
-      spansExported: scenario === scenarios[0]!.name ? spans.get(server)?.exported ?? 0 : 0,
-      spansDropped: scenario === scenarios[0]!.name ? spans.get(server)?.dropped ?? 0 : 0,
-      non2xx: ts.reduce((n, t) => n + t.non2xx, 0)
+      p99Ms: median(ts.map(t => t.load.p99)),
+      frontCpuUsPerRequest: median(ts.map(t => t.frontUs)),
+      serverCpuUsPerRequest: median(ts.map(t => t.serverUs)),
+      serverCpuVsOff: median(roundRatios(ts, off, t => t.serverUs)),
+      // Counted over both scenarios, shown on the first.
+      spansExported: k === 0 ? spans[i]!.exported : 0,
+      spansDropped: k === 0 ? spans[i]!.dropped : 0,
+      non2xx: ts.reduce((n, t) => n + t.load.non2xx + t.load.wrong, 0)
     }
-  })
+  }))
 }
 
 /** The spans a server exported and dropped so far, from its Prometheus counters. */

@@ -101,8 +101,8 @@ export class TermTableBuilder {
   /** Room for key `k` of `length` units. */
   #reserve (k: number, length: number): void {
     if (k >= this.#ends.length) {
-      this.#ends = grown(this.#ends, k + 1)
-      this.#values = grown(this.#values, k + 1)
+      this.#ends = grownInt32(this.#ends, k + 1)
+      this.#values = grownInt32(this.#values, k + 1)
     }
     if (this.#unitCount + length > this.#units.length) {
       const units = new Uint16Array(Math.max(this.#units.length * 2, this.#unitCount + length))
@@ -130,8 +130,10 @@ export class TermTableBuilder {
   }
 }
 
-function grown (array: Int32Array, least: number): Int32Array {
+/** `array` in one at least `least` long (and twice as long at least), new entries `fill`. */
+export function grownInt32 (array: Int32Array, least: number, fill = 0): Int32Array<ArrayBuffer> {
   const out = new Int32Array(Math.max(array.length * 2, least))
+  if (fill !== 0) out.fill(fill, array.length)
   out.set(array)
   return out
 }

@@ -13,7 +13,7 @@
  */
 import { SPECIAL_BIT, SURROGATE_BIT, WORD_BIT, bmpTables } from '../../python/bmp-tables.js'
 import { WORD } from '../../python/python-str.js'
-import { FNV_OFFSET, FNV_PRIME, TermTableBuilder, type TermTable } from './term-table.js'
+import { FNV_OFFSET, FNV_PRIME, TermTableBuilder, grownInt32, type TermTable } from './term-table.js'
 
 export const UNKNOWN = -1
 export const STOP_WORD = -2
@@ -140,17 +140,13 @@ export function buildWordIndex (vocabulary: readonly string[], stopWords: readon
       const id = tokens.add(term, start, i, nextId)
       if (id === nextId) nextId++
       if (id === STOP_WORD) stopped = true
-      if (n === ids.length) ids = grownIds(ids)
+      if (n === ids.length) ids = grownInt32(ids, n + 1)
       ids[n++] = id
       start = i + 1
     }
     if (stopped) continue
     if (n === 1) {
-      if (ids[0]! >= unigram.length) {
-        const grown = new Int32Array(Math.max(unigram.length * 2, ids[0]! + 1)).fill(-1)
-        grown.set(unigram)
-        unigram = grown
-      }
+      if (ids[0]! >= unigram.length) unigram = grownInt32(unigram, ids[0]! + 1, -1)
       unigram[ids[0]!] = f
     } else if (n === 2) {
       bigrams.push(ids[0]!)
@@ -174,19 +170,13 @@ export function buildWordIndex (vocabulary: readonly string[], stopWords: readon
   }
 }
 
-function grownIds (ids: Int32Array): Int32Array<ArrayBuffer> {
-  const out = new Int32Array(ids.length * 2)
-  out.set(ids)
-  return out
-}
-
 /** A growing list of int32s. */
 class IntList {
   items: Int32Array<ArrayBuffer> = new Int32Array(1024)
   length = 0
 
   push (v: number): void {
-    if (this.length === this.items.length) this.items = grownIds(this.items)
+    if (this.length === this.items.length) this.items = grownInt32(this.items, this.length + 1)
     this.items[this.length++] = v
   }
 
@@ -294,11 +284,7 @@ function pushToken (tokens: TermTable, h: number, text: string, start: number, e
     }
   }
   if (id === STOP_WORD) return n
-  if (n === out.ids.length) {
-    const grown = new Int32Array(out.ids.length * 2)
-    grown.set(out.ids)
-    out.ids = grown
-  }
+  if (n === out.ids.length) out.ids = grownInt32(out.ids, n + 1)
   out.ids[n] = id
   return n + 1
 }

@@ -5,11 +5,9 @@
  * 127.0.0.1 that takes each export and keeps nothing). Single texts over 10 connections and
  * batches of 50 over 50; every request carries an unsampled traceparent, as a mesh sends one.
  *
- * The three servers run side by side (idle but for their turn) and take short turns, round after
- * round, in an order that rotates; each figure against tracing off is the median of the ratios
- * taken within one round. On a machine other work shares, throughput drifts by tens of percent
- * over minutes (8 s runs one server after another put sampling 0, which costs 2 us a request,
- * at 0.75-1.13x); a round of a few seconds sees one load for all three. Beside throughput, the
+ * The servers run side by side (idle but for their turn) and take short turns (paired-turns.ts);
+ * each figure against tracing off is the median of the ratios taken within one round (8 s runs
+ * one server after another put sampling 0, which costs 2 us a request, at 0.75-1.13x). Beside throughput, the
  * CPU time per request of the server's front thread and of all its threads (the export thread,
  * the workers, V8's helpers). A second server with tracing off shows, in the same run, how far
  * two identical servers come apart: differences inside its spread are noise.

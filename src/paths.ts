@@ -1,9 +1,8 @@
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { PROJECT_ROOT } from './layout.js'
 import { readModelSettings, settingsBeside } from './settings/model-settings.js'
 
-/** The project root (this file runs as dist/src/paths.js). */
-export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url))
+export { PROJECT_ROOT }
 
 /** The model shipped in models/, the default everywhere (DECISIONS.md 24). */
 export const DEFAULT_MODEL_PATH = path.join(PROJECT_ROOT, 'models', 'final_best_model.pkl')

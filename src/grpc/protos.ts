@@ -7,11 +7,12 @@
  */
 import { loadPackageDefinition, type GrpcObject, type ServiceClientConstructor } from '@grpc/grpc-js'
 import { loadSync, type Options } from '@grpc/proto-loader'
-import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import { GRPC_PROTO_DIR } from '../layout.js'
 
-/** src/grpc/grpc_service.proto, from dist/src/grpc/ where this module runs. */
-export const INFERENCE_PROTO = fileURLToPath(new URL('../../../src/grpc/grpc_service.proto', import.meta.url))
-export const HEALTH_PROTO = fileURLToPath(new URL('../../../src/grpc/health.proto', import.meta.url))
+/** src/grpc/grpc_service.proto and health.proto, read at run time (src/layout.ts). */
+export const INFERENCE_PROTO = path.join(GRPC_PROTO_DIR, 'grpc_service.proto')
+export const HEALTH_PROTO = path.join(GRPC_PROTO_DIR, 'health.proto')
 
 export const INFERENCE_SERVICE = 'inference.GRPCInferenceService'
 export const HEALTH_SERVICE = 'grpc.health.v1.Health'

@@ -21,6 +21,7 @@ import { watchShare, watchTask, type PoolObserver, type TaskReport } from './tas
 import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 import type { EnsembleExplanation, EnsembleSpec } from '../model/ensemble.js'
+import { CLASSIFY_WORKER } from '../layout.js'
 
 /**
  * A worker's young generation. V8 grows it to 48 MB under a steady stream of short-lived
@@ -88,8 +89,6 @@ export interface Predicted extends Classified {
   readonly probaWidth: number
   readonly decisionWidth: number
 }
-
-const DEFAULT_WORKER = new URL('../../workers/classify.js', import.meta.url)
 
 /** A model to add to a running pool: its files, settings file and label names. */
 export interface ModelSpec {
@@ -174,7 +173,7 @@ export class ClassifierPool {
     const publisher = new ModelPublisher()
     const init: WorkerInit = { modelChannel: publisher.name }
     const piscina = new Piscina<Task, unknown>({
-      filename: (options.workerFile ?? DEFAULT_WORKER).toString(),
+      filename: (options.workerFile ?? CLASSIFY_WORKER).toString(),
       name: 'classify',
       minThreads: options.workers,
       maxThreads: options.workers,

@@ -10,8 +10,8 @@ import type { EnsembleSpec } from '../model/ensemble.js'
 import type { LabelSource } from '../settings/model-settings.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 import type { DecodeReply, DecodeRequest } from './decode-messages.js'
+import { DECODE_WORKER } from '../layout.js'
 
-const DECODER = new URL('../../workers/decode.js', import.meta.url)
 
 /** A model decoded and shared: its state, the bytes of shared memory, its description. */
 export type DecodedModel = Extract<DecodeReply, { ok: true }>
@@ -54,7 +54,7 @@ export async function decodeModelInThread (paths: ModelPaths, settingsFile: stri
 
 async function decodeNow (paths: ModelPaths, settingsFile: string | null, labels: LabelSource | null, ensemble: EnsembleSpec | null): Promise<DecodedModel> {
   const request: DecodeRequest = { paths: { model: paths.model, vectorizers: [...(paths.vectorizers ?? [])] }, settingsFile, labels, ensemble }
-  const worker = new Worker(DECODER, { workerData: request })
+  const worker = new Worker(DECODE_WORKER, { workerData: request })
   const exited = once(worker, 'exit')
   const [reply] = await Promise.race([once(worker, 'message'), exited.then(([code]) => { throw new Error(`the model decoder stopped with code ${String(code)}`) })]) as [DecodeReply]
   await exited

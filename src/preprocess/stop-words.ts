@@ -6,10 +6,11 @@
  * nltk_data commit they come from.
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import { PREPROCESS_DATA_DIR } from '../layout.js'
 
-/** The data file, kept with the sources (this module runs as dist/src/preprocess/*.js). */
-export const NLTK_STOPWORDS_PATH = fileURLToPath(new URL('../../../src/preprocess/data/nltk-stopwords.json', import.meta.url))
+/** The data file, kept with the sources (src/layout.ts). */
+export const NLTK_STOPWORDS_PATH = path.join(PREPROCESS_DATA_DIR, 'nltk-stopwords.json')
 
 // 110 KB, read at import: the language list is a constant, and every list is needed at once
 // by whichever model names it.

@@ -19,7 +19,8 @@
  */
 import assert from 'node:assert'
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import { PREPROCESS_DATA_DIR } from '../layout.js'
 
 export type WordNetPos = 'n' | 'v' | 'a' | 'r' | 's'
 type IndexPos = Exclude<WordNetPos, 's'>
@@ -28,8 +29,8 @@ type IndexPos = Exclude<WordNetPos, 's'>
 export type NltkVersion = '3.8' | '3.9'
 const NLTK_VERSIONS: readonly NltkVersion[] = ['3.8', '3.9']
 
-/** The data file, kept with the sources (this module runs as dist/src/preprocess/*.js). */
-export const WORDNET_DATA_PATH = fileURLToPath(new URL('../../../src/preprocess/data/wordnet-morphy.txt', import.meta.url))
+/** The data file, kept with the sources (src/layout.ts). */
+export const WORDNET_DATA_PATH = path.join(PREPROCESS_DATA_DIR, 'wordnet-morphy.txt')
 
 /** `WordNetCorpusReader.MORPHOLOGICAL_SUBSTITUTIONS` in NLTK 3.8 (and 3.10), in its order: [old suffix, new]. */
 const SUBSTITUTIONS: Readonly<Record<IndexPos, ReadonlyArray<readonly [string, string]>>> = {

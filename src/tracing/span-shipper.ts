@@ -7,8 +7,7 @@
  */
 import { Worker } from 'node:worker_threads'
 import { flatten, type ExportCounts, type ExportThreadData, type FromExportThread, type SpanRecord, type ToExportThread } from './span-record.js'
-
-const EXPORT_THREAD = new URL('./export-thread.js', import.meta.url)
+import { EXPORT_THREAD } from '../layout.js'
 
 /** The longest a finished span waits on the front thread before it is posted. */
 const MAX_DELAY_MS = 50

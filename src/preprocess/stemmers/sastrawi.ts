@@ -9,11 +9,12 @@
  * [^a-z] with IGNORECASE keeps).
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import path from 'node:path'
 import { pyLower } from '../../python/python-str.js'
+import { PREPROCESS_DATA_DIR } from '../../layout.js'
 
-export const SASTRAWI_DICTIONARY_PATH = fileURLToPath(new URL('../../../../src/preprocess/data/sastrawi-kata-dasar.txt', import.meta.url))
-export const SASTRAWI_STOPWORDS_PATH = fileURLToPath(new URL('../../../../src/preprocess/data/sastrawi-stopwords.json', import.meta.url))
+export const SASTRAWI_DICTIONARY_PATH = path.join(PREPROCESS_DATA_DIR, 'sastrawi-kata-dasar.txt')
+export const SASTRAWI_STOPWORDS_PATH = path.join(PREPROCESS_DATA_DIR, 'sastrawi-stopwords.json')
 
 let dictionary: ReadonlySet<string> | undefined
 let stopWords: readonly string[] | undefined

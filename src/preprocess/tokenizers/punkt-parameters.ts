@@ -5,10 +5,11 @@
  */
 import assert from 'node:assert'
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import path from 'node:path'
+import { PREPROCESS_DATA_DIR } from '../../layout.js'
 
-/** The data file, kept with the sources (this module runs as dist/src/preprocess/tokenizers/*.js). */
-export const PUNKT_DATA_PATH = fileURLToPath(new URL('../../../../src/preprocess/data/punkt-english.txt', import.meta.url))
+/** The data file, kept with the sources (src/layout.ts). */
+export const PUNKT_DATA_PATH = path.join(PREPROCESS_DATA_DIR, 'punkt-english.txt')
 
 /** `PunktParameters`: types are lowercased tokens, numbers as '##number##'. */
 export interface PunktParameters {

@@ -4,7 +4,7 @@
 #   docker run --rm -p 8000:8000 -v "$PWD/my-model:/models:ro" \
 #     -e MODEL_PATH=/models/final_best_model.pkl -e VECTORIZER_PATH=/models/tfidf_vectorizer.pkl tfidf-serve:1.0.0
 
-# Build stage: every dependency, and tsc.
+# Build stage: every dependency, tsc, and the bundles (scripts/bundle.mjs).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
@@ -12,6 +12,7 @@ COPY src ./src
 COPY workers ./workers
 COPY test ./test
 COPY bench ./bench
+COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 
 # Run stage: production dependencies only (no compiler; lzma-native loads its prebuilt binary,
@@ -39,4 +40,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
 STOPSIGNAL SIGTERM
 # V8 grows a heap to 1.2 times what survives its last full collection, not up to 4 times: the
 # front thread's garbage under load is collected sooner (README "Performance").
-CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=20", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=20", "dist/src/main.bundle.js"]

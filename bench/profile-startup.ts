@@ -20,7 +20,7 @@ import { runLoad } from './lib/load.js'
 import { loadTexts } from './lib/corpus.js'
 import { cpuMicros, freePort, startServer, type Server } from './lib/processes.js'
 import { markdown } from './lib/report.js'
-import { SERVER_ENV, SERVER_NODE_FLAGS, startBaseline, startTfidf } from './lib/servers.js'
+import { SERVER_ENV, SERVER_NODE_FLAGS, serviceEntry, startBaseline, startTfidf } from './lib/servers.js'
 
 interface ProfileNode {
   id: number
@@ -58,7 +58,7 @@ async function once (start: () => Promise<Server>, load = false): Promise<Start>
 async function startBefore (root: string, m: ModelDir): Promise<Server> {
   const port = await freePort()
   const { model, vectorizer } = modelFiles(m)
-  return await startServer('tfidf-serve (before)', process.execPath, ['--max-semi-space-size=2', path.join(root, 'dist', 'src', 'main.js')],
+  return await startServer('tfidf-serve (before)', process.execPath, ['--max-semi-space-size=2', serviceEntry(root)],
     { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: String(WORKERS), CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
 }
 
@@ -99,7 +99,7 @@ async function profiledStart (m: ModelDir): Promise<void> {
   mkdirSync(dir, { recursive: true })
   const port = await freePort()
   const { model, vectorizer } = modelFiles(m)
-  const server = await startServer('tfidf-serve (profiled)', process.execPath, [...SERVER_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`, path.join(ROOT, 'dist', 'src', 'main.js')],
+  const server = await startServer('tfidf-serve (profiled)', process.execPath, [...SERVER_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${dir}`, serviceEntry()],
     { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: String(WORKERS), CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
   const ready = server.startupSeconds * 1000
   await server.stop()

@@ -7,6 +7,7 @@ import { once } from 'node:events'
 import { availableParallelism } from 'node:os'
 import { parseArgs } from 'node:util'
 import { ServiceError } from './errors.js'
+import { MAIN_BUNDLE } from './layout.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from './paths.js'
 import { DEFAULT_TOP_K, MAX_TOP_K } from './service/limits.js'
 import type { LineFormat, LinesResult } from './prediction-lines.js'
@@ -294,7 +295,8 @@ async function serve (argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { model_name: { type: 'string' }, model_dir: { type: 'string' }, http_port: { type: 'string' }, grpc_port: { type: 'string' } } })
   const env: Record<string, string | undefined> = { MODEL_NAME: values.model_name, MODEL_DIR: values.model_dir, PORT: values.http_port, GRPC_PORT: values.grpc_port }
   for (const [k, v] of Object.entries(env)) if (v !== undefined) process.env[k] = v
-  const { main } = await import('./main.js')
+  // The bundle npm start runs (src/layout.ts), not tsc's main.js: the same start-up either way.
+  const { main } = await import(MAIN_BUNDLE.href) as typeof import('./main.js')
   await main()
 }
 

@@ -60,7 +60,7 @@ describe('the Dockerfile', () => {
     // Exec form: node is PID 1, no shell in between to swallow the signal.
     const cmd = JSON.parse(get('CMD')[0]!) as string[]
     expect(cmd[0]).to.equal('node')
-    expect(cmd[cmd.length - 1]).to.equal('dist/src/main.js')
+    expect(cmd[cmd.length - 1]).to.equal('dist/src/main.bundle.js')
     expect(get('ENTRYPOINT')).to.deep.equal([])
     expect(get('EXPOSE')).to.deep.equal(['8000'])
   })

@@ -1,5 +1,5 @@
 /**
- * The service as a process: `node dist/src/main.js` as `npm start` runs it, start-up
+ * The service as a process: `node dist/src/main.bundle.js` as `npm start` runs it, start-up
  * refusals, and a graceful SIGTERM with requests in flight.
  */
 import { expect } from 'chai'

@@ -1,4 +1,5 @@
 /** The servers the bench starts: tfidf-serve, the FastAPI baseline, the no-op ceilings. */
+import { existsSync } from 'node:fs'
 import path from 'node:path'
 import { ROOT } from './corpus.js'
 import { PYTHON, modelFiles, type ModelDir } from './models.js'
@@ -10,11 +11,17 @@ export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-per
 /** The environment `npm start` and the image set (package.json, Dockerfile). */
 export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' }
 
+/** The entry `npm start` runs in the checkout at `root`: the bundle, or tsc's main.js in a build from before bundling. */
+export function serviceEntry (root = ROOT): string {
+  const bundle = path.join(root, 'dist', 'src', 'main.bundle.js')
+  return existsSync(bundle) ? bundle : path.join(root, 'dist', 'src', 'main.js')
+}
+
 /** tfidf-serve on `m` with `workers` workers, the result cache off unless `env` turns it on; `root` is another checkout's build to run instead. */
 export async function startTfidf (m: ModelDir, workers: number, env: Record<string, string> = {}, root = ROOT): Promise<Server> {
   const port = await freePort()
   const { model, vectorizer } = modelFiles(m)
-  return await startServer(`tfidf-serve (${workers} workers)`, process.execPath, [...SERVER_NODE_FLAGS, path.join(root, 'dist', 'src', 'main.js')],
+  return await startServer(`tfidf-serve (${workers} workers)`, process.execPath, [...SERVER_NODE_FLAGS, serviceEntry(root)],
     { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: String(workers), CACHE_SIZE: '0', LOG_LEVEL: 'warn', ...env }, port)
 }
 

@@ -10,10 +10,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { setTimeout } from 'node:timers/promises'
-import { ROOT } from '../lib/corpus.js'
 import { modelFiles, type ModelDir } from '../lib/models.js'
 import { costPerText, freePort, startServer } from '../lib/processes.js'
-import { SERVER_ENV, SERVER_NODE_FLAGS } from '../lib/servers.js'
+import { SERVER_ENV, SERVER_NODE_FLAGS, serviceEntry } from '../lib/servers.js'
 import { credentials, type Client } from '@grpc/grpc-js'
 import { loadServices } from '../../src/grpc/protos.js'
 
@@ -99,7 +98,7 @@ export async function repositoryRows (large: ModelDir, texts: readonly string[],
   const grpcPort = await freePort()
   progress(`repository: ${models} models of ${large.description}, 2 workers`)
   const started = performance.now()
-  const server = await startServer('tfidf-serve (repository)', process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'dist', 'src', 'main.js')], { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_REPOSITORY: root, DEFAULT_MODEL: 'm0', GRPC_PORT: String(grpcPort), WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
+  const server = await startServer('tfidf-serve (repository)', process.execPath, [...SERVER_NODE_FLAGS, serviceEntry()], { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_REPOSITORY: root, DEFAULT_MODEL: 'm0', GRPC_PORT: String(grpcPort), WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
   try {
     for (;;) {
       const listed = (await (await fetch(`${server.url}/models`)).json()) as { models: Array<{ state: string }> }

@@ -1,5 +1,5 @@
 /**
- * Real processes for tests: the service as `npm start` runs it (node dist/src/main.js), and a
+ * Real processes for tests: the service as `npm start` runs it (node dist/src/main.bundle.js), and a
  * real redis-server (Debian's package; .ci/run installs it) on a free port of 127.0.0.1.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -8,7 +8,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { ROOT } from './paths.js'
 
-export const MAIN = path.join(ROOT, 'dist', 'src', 'main.js')
+export const MAIN = path.join(ROOT, 'dist', 'src', 'main.bundle.js')
 
 export interface Run { child: ChildProcess, stdout: () => string, stderr: () => string, exit: Promise<number> }
 

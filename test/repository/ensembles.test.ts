@@ -248,7 +248,7 @@ describe('ensembles served through every route', function () {
   })
 })
 
-describe('an ensemble as the service process serves it (node dist/src/main.js)', function () {
+describe('an ensemble as the service process serves it (node dist/src/main.bundle.js)', function () {
   this.timeout(120000)
 
   const cases: Array<[string, Record<string, string>, string]> = [

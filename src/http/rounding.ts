@@ -3,6 +3,18 @@
  * going to the even digit (round(0.125, 2) == 0.12 where toFixed gives 0.13).
  */
 export function pyRound (x: number, digits: number): number {
+  // Most values sit far from a half at `digits`: x * 10^digits then rounds to the same integer
+  // as x's exact value would (its error is under 2^-52 of it), and that integer over 10^digits
+  // is the double nearest the decimal, as Number(toFixed) gives; three strings fewer a call.
+  const scale = 10 ** digits
+  const scaled = x * scale
+  const fraction = scaled - Math.floor(scaled)
+  if (Math.abs(scaled) < 2 ** 52 && Math.abs(fraction - 0.5) > 1e-6) return Math.round(scaled) / scale
+  return pyRoundNearHalf(x, digits)
+}
+
+/** pyRound by decimal strings: for values near a half at `digits` (and non-finite ones). */
+export function pyRoundNearHalf (x: number, digits: number): number {
   if (!Number.isFinite(x) || x === 0) return x
   if (isHalfAt(x, digits)) {
     const scaled = Math.abs(x) * 10 ** digits

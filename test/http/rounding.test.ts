@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
-import { pyRound } from '../../src/http/rounding.js'
+import { pyRound, pyRoundNearHalf } from '../../src/http/rounding.js'
 import { ROOT } from '../helpers/paths.js'
 
 /** [x, round(x, 2), round(x, 4)] as Python's repr writes them (test/fixtures/rounding/generate.py). */
@@ -21,4 +21,7 @@ describe("pyRound: Python's round(x, digits)", () => {
     expect([pyRound(NaN, 2), pyRound(Infinity, 4)]).to.deep.equal([NaN, Infinity])
   })
 
+  it('the arithmetic path for values far from a half and the decimal path agree on every double of the fixture', () => {
+    for (const [x] of ROWS) for (const d of [2, 4]) expect(pyRound(Number(x), d), `${x} ${d}`).to.equal(pyRoundNearHalf(Number(x), d))
+  })
 })

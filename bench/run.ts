@@ -30,7 +30,7 @@ import { repositoryRows } from './sections/repository.js'
 import { transportRows } from './sections/transports.js'
 import { batchingRows, type BatchingSetting } from './sections/batching.js'
 import { inProcessRows } from './sections/in-process.js'
-import { baselineStartupRows, decodeFloorRows, startupRows } from './sections/startup-memory.js'
+import { baselineStartupRows, decodeFloorRows, serviceFloorRow, startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 
 const argv = new Set(process.argv.slice(2))
@@ -149,6 +149,7 @@ async function main (): Promise<void> {
   const startupRounds = QUICK ? 1 : 5
   const startup = runs('startup') ? await startupRows(served, QUICK ? [2] : [1, 2, 4], QUICK ? 2 : 4, settle, texts, oracles, progress, startupRounds) : []
   const decodeFloor = runs('startup') ? decodeFloorRows(served, startupRounds, progress) : []
+  const serviceFloor = runs('startup') ? await serviceFloorRow(startupRounds, progress) : undefined
   const baselineStartup = runs('startup') && BASELINE && hasPython(['sklearn', 'fastapi', 'uvicorn']) ? await baselineStartupRows(served, startupRounds, progress) : []
   const cache = runs('cache') ? await cacheRows(models[0]!, texts, QUICK ? 1_100 : 11_000, QUICK ? 14_000 : 140_000, settle, progress) : []
   const cli = runs('cli') ? cliRows(models[0]!, texts, QUICK ? 0.1 : 1, QUICK ? 1 : 3, progress) : []
@@ -174,7 +175,7 @@ async function main (): Promise<void> {
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -252,7 +253,7 @@ async function main (): Promise<void> {
         return [r.server, r.scenario, fmt(r.requestsPerSecond), `${fmt(r.ofCeiling * 100)}%${w === undefined ? '' : ` (was ${fmt(w.ofCeiling * 100)}%)`}`, r.roundShares.join(' '), fmt(r.frontUsPerRequest, 1), fmt(r.serverUsPerRequest, 1)]
       })))
   }
-  const targets = targetRows({ http: rows, ceiling, startup, baselineStartup, decodeFloor, baselineMemory, batching, transports })
+  const targets = targetRows({ http: rows, ceiling, startup, baselineStartup, decodeFloor, serviceFloor, baselineMemory, batching, transports })
   if (targets.length > 0) {
     console.log('\n## Issue 24\'s targets, from this run\n')
     console.log(markdown(['target', 'figure', 'goal', 'met'], targets.map(t => [t.target, t.figure, t.goal, t.met ? 'yes' : 'no'])))

@@ -5,14 +5,18 @@
  * before the answer, the workers classifying nothing. What the service adds beyond this server
  * is its own work (validation, the model, its answer); what this one loses against the plain
  * ceiling is the price of the design's worker tasks, which the service always pays.
- * PORT from the environment.
+ * PORT from the environment; with MODEL_PATH and VECTORIZER_PATH the workers also classify each
+ * text with that model (bench/http/model-worker.ts): the design's tasks doing the model's work,
+ * the front thread still doing nothing of the service's.
  */
 import express from 'express'
 import { Piscina } from 'piscina'
 import { noopAnswer } from './noop-answer.js'
 
+const model = process.env.MODEL_PATH === undefined ? undefined : { model: process.env.MODEL_PATH, vectorizer: process.env.VECTORIZER_PATH }
 const pool = new Piscina<readonly string[], readonly string[]>({
-  filename: new URL('./noop-worker.js', import.meta.url).href,
+  filename: new URL(model === undefined ? './noop-worker.js' : './model-worker.js', import.meta.url).href,
+  workerData: model,
   minThreads: 2,
   maxThreads: 2,
   idleTimeout: Infinity

@@ -32,7 +32,9 @@ export async function startBaseline (m: ModelDir, workers: number): Promise<Serv
     { MODEL_PATH: model, VECTORIZER_PATH: vectorizer }, port)
 }
 
-export async function startNoop (kind: 'express' | 'express-worker' | 'http'): Promise<Server> {
+/** A no-op server; `express-worker` given a model has its workers classify each text with it. */
+export async function startNoop (kind: 'express' | 'express-worker' | 'http', m?: ModelDir): Promise<Server> {
   const port = await freePort()
-  return await startServer(`noop-${kind}`, process.execPath, [path.join(ROOT, 'dist', 'bench', 'http', `noop-${kind}.js`)], { PORT: String(port) }, port)
+  const model: Record<string, string> = m === undefined ? {} : { MODEL_PATH: modelFiles(m).model, VECTORIZER_PATH: modelFiles(m).vectorizer }
+  return await startServer(`noop-${kind}${m === undefined ? '' : ' with the model'}`, process.execPath, [path.join(ROOT, 'dist', 'bench', 'http', `noop-${kind}.js`)], { PORT: String(port), ...model }, port)
 }

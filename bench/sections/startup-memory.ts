@@ -1,12 +1,14 @@
 /** Start-up to the first healthy /health and resident memory, per model and WORKERS. */
 import { execFileSync } from 'node:child_process'
+import { statSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { setTimeout } from 'node:timers/promises'
 import { ROOT } from '../lib/corpus.js'
 import { runLoad, type Oracle } from '../lib/load.js'
 import { modelFiles, type ModelDir } from '../lib/models.js'
-import { SERVER_ENV, SERVER_NODE_FLAGS, startBaseline, startTfidf } from '../lib/servers.js'
+import { freePort, startServer } from '../lib/processes.js'
+import { SERVER_ENV, SERVER_NODE_FLAGS, serviceEntry, startBaseline, startTfidf } from '../lib/servers.js'
 
 export interface StartupRow {
   readonly model: string
@@ -83,6 +85,34 @@ export async function baselineStartupRows (models: readonly ModelDir[], rounds: 
     rows.push({ model: m.name, startupSeconds: median(starts) })
   }
   return rows
+}
+
+export interface ServiceFloorRow {
+  /** The model and vectorizer files' size: next to nothing to decode. */
+  readonly modelKb: number
+  /** The service's start-up to ready on it (2 workers, `npm start`'s flags), median of `rounds`. */
+  readonly seconds: number
+}
+
+/** The smallest model of the test fixtures: a logistic regression over a vectorizer of a few hundred terms. */
+const SMALLEST_MODEL = { model: path.join(ROOT, 'test', 'fixtures', 'sklearn', 'logreg-binary', 'final_best_model.pkl'), vectorizer: path.join(ROOT, 'test', 'fixtures', 'sklearn', 'logreg-binary', 'tfidf_vectorizer.pkl') }
+
+/**
+ * The floor under start-up from everything but the model: the service started as the
+ * start-up section starts it, on a model that takes a few milliseconds to decode. What the
+ * process, Express, ajv, the pool and its workers cost before any model can be served.
+ */
+export async function serviceFloorRow (rounds: number, progress: (m: string) => void): Promise<ServiceFloorRow> {
+  progress(`start-up on the smallest model (${rounds} starts)`)
+  const starts: number[] = []
+  for (let r = 0; r < rounds; r++) {
+    const port = await freePort()
+    const server = await startServer('tfidf-serve (smallest model)', process.execPath, [...SERVER_NODE_FLAGS, serviceEntry()],
+      { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: SMALLEST_MODEL.model, VECTORIZER_PATH: SMALLEST_MODEL.vectorizer, WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
+    starts.push(server.startupSeconds)
+    await server.stop()
+  }
+  return { modelKb: (statSync(SMALLEST_MODEL.model).size + statSync(SMALLEST_MODEL.vectorizer).size) / 1024, seconds: median(starts) }
 }
 
 /**

@@ -27,8 +27,11 @@ export interface BodyOptions {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 
+/** application/json, in any case, with no charset or UTF-8's. */
 function isJson (contentType: string | undefined): boolean {
   if (contentType === undefined) return false
+  // What nearly every client sends, without splitting it.
+  if (contentType === 'application/json') return true
   const [type, ...params] = contentType.split(';').map(s => s.trim().toLowerCase())
   if (type !== 'application/json') return false
   const charset = params.find(p => p.startsWith('charset='))

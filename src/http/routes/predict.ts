@@ -19,6 +19,8 @@ import type { TraceSpan } from '../../tracing/tracing.js'
 async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonly string[], batchSize: number, trace?: TraceSpan): Promise<Classified> {
   const n = texts.length
   const cache = ctx.cache
+  // One text and no cache: nothing to look up or share.
+  if (n === 1 && !cache.enabled) return await ctx.pool.classify(texts, batchSize, model.key, false, trace === undefined ? undefined : poolObserver(trace, model))
   const keys = cache.enabled ? texts.map(t => cache.keyOf(t, model.key)) : texts
   // For each text not cached, the position of its first occurrence among the texts to compute.
   const slot = new Int32Array(n).fill(-1)

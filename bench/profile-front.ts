@@ -14,7 +14,7 @@ import { ROOT, loadTexts } from './lib/corpus.js'
 import { benchModels, modelFiles } from './lib/models.js'
 import { freePort, startServer } from './lib/processes.js'
 import { markdown } from './lib/report.js'
-import { SERVER_ENV, SERVER_NODE_FLAGS, serviceEntry } from './lib/servers.js'
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './lib/servers.js'
 
 interface ProfileNode {
   id: number
@@ -119,7 +119,8 @@ export async function profileScenario (s: ProfileScenario, dir: string, texts: r
   const port = await freePort()
   const scratch = path.join(dir, `cpu-${Date.now()}`)
   const spawned = performance.now()
-  const server = await startServer(`tfidf-serve (${s.name}, profiled)`, process.execPath, [...SERVER_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${scratch}`, serviceEntry()],
+  // tsc's main.js, not the bundle: the same code, but each sample keeps the file (and package) it ran in.
+  const server = await startServer(`tfidf-serve (${s.name}, profiled)`, process.execPath, [...SERVER_NODE_FLAGS, '--cpu-prof', `--cpu-prof-dir=${scratch}`, path.join(ROOT, 'dist', 'src', 'main.js')],
     { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn', ...s.env }, port)
   let textsPerSecond: number
   // The window of the measured load, in us after the spawn (the profile begins a few ms after it).

@@ -12,7 +12,6 @@ import type { ModelPaths } from '../sklearn/load-model.js'
 import type { DecodeReply, DecodeRequest } from './decode-messages.js'
 import { DECODE_WORKER } from '../layout.js'
 
-
 /** A model decoded and shared: its state, the bytes of shared memory, its description. */
 export type DecodedModel = Extract<DecodeReply, { ok: true }>
 

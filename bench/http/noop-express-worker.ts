@@ -14,7 +14,7 @@ import { Piscina } from 'piscina'
 import { noopAnswer } from './noop-answer.js'
 
 const model = process.env.MODEL_PATH === undefined ? undefined : { model: process.env.MODEL_PATH, vectorizer: process.env.VECTORIZER_PATH }
-const pool = new Piscina<readonly string[], readonly string[]>({
+const pool = new Piscina<readonly string[], unknown>({
   filename: new URL(model === undefined ? './noop-worker.js' : './model-worker.js', import.meta.url).href,
   workerData: model,
   minThreads: 2,
@@ -28,7 +28,7 @@ app.post('/predict', async (req, res) => {
   const body = req.body as { text?: string, texts?: string[], batch_size?: number }
   const texts = typeof body.text === 'string' ? [body.text] : body.texts ?? []
   const size = body.batch_size ?? 10
-  const chunks: Array<Promise<readonly string[]>> = []
+  const chunks: Array<Promise<unknown>> = []
   for (let i = 0; i < texts.length; i += size) chunks.push(pool.run(texts.slice(i, i + size)))
   await Promise.all(chunks)
   res.json(noopAnswer(req.body))

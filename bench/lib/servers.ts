@@ -32,6 +32,13 @@ export async function startBaseline (m: ModelDir, workers: number): Promise<Serv
     { MODEL_PATH: model, VECTORIZER_PATH: vectorizer }, port)
 }
 
+/** The design's shape doing what the spec asks of every request and nothing more (bench/http/spec-floor.ts), on `m`. */
+export async function startSpecFloor (m: ModelDir): Promise<Server> {
+  const port = await freePort()
+  const { model, vectorizer } = modelFiles(m)
+  return await startServer('spec floor', process.execPath, [...SERVER_NODE_FLAGS, path.join(ROOT, 'dist', 'bench', 'http', 'spec-floor.js')], { ...SERVER_ENV, PORT: String(port), MODEL_PATH: model, VECTORIZER_PATH: vectorizer, LOG_LEVEL: 'warn' }, port)
+}
+
 /** A no-op server; `express-worker` given a model has its workers classify each text with it. */
 export async function startNoop (kind: 'express' | 'express-worker' | 'http', m?: ModelDir): Promise<Server> {
   const port = await freePort()

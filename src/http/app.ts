@@ -57,7 +57,7 @@ function methodNotAllowed (allowed: string): RequestHandler {
  * so each response sets them from this list rather than through a dozen middleware layers
  * (what helmet does per request, measured at 3% of the front thread under single texts).
  */
-function helmetHeaders (): ReadonlyArray<readonly [string, string]> {
+export function helmetHeaders (): ReadonlyArray<readonly [string, string]> {
   const headers: Array<[string, string]> = []
   const res = { setHeader: (name: string, value: unknown) => { headers.push([name, String(value)]) }, removeHeader: () => {} }
   let finished = false

@@ -2,8 +2,6 @@ import path from 'node:path'
 import { PROJECT_ROOT } from './layout.js'
 import { readModelSettings, settingsBeside } from './settings/model-settings.js'
 
-export { PROJECT_ROOT }
-
 /** The model shipped in models/, the default everywhere (DECISIONS.md 24). */
 export const DEFAULT_MODEL_PATH = path.join(PROJECT_ROOT, 'models', 'final_best_model.pkl')
 export const DEFAULT_VECTORIZER_PATH = path.join(PROJECT_ROOT, 'models', 'tfidf_vectorizer.pkl')

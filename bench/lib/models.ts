@@ -16,7 +16,7 @@ export interface ModelDir {
   readonly description: string
 }
 
-export function modelFiles (m: ModelDir): { model: string, vectorizer: string } {
+export function modelFiles (m: Pick<ModelDir, 'dir'>): { model: string, vectorizer: string } {
   return { model: path.join(m.dir, 'final_best_model.pkl'), vectorizer: path.join(m.dir, 'tfidf_vectorizer.pkl') }
 }
 

@@ -18,7 +18,7 @@ export function serviceEntry (root = ROOT): string {
 }
 
 /** tfidf-serve on `m` with `workers` workers, the result cache off unless `env` turns it on; `root` is another checkout's build to run instead. */
-export async function startTfidf (m: ModelDir, workers: number, env: Record<string, string> = {}, root = ROOT): Promise<Server> {
+export async function startTfidf (m: Pick<ModelDir, 'dir'>, workers: number, env: Record<string, string> = {}, root = ROOT): Promise<Server> {
   const port = await freePort()
   const { model, vectorizer } = modelFiles(m)
   return await startServer(`tfidf-serve (${workers} workers)`, process.execPath, [...SERVER_NODE_FLAGS, serviceEntry(root)],
@@ -42,6 +42,7 @@ export async function startSpecFloor (m: ModelDir): Promise<Server> {
 /** A no-op server; `express-worker` given a model has its workers classify each text with it. */
 export async function startNoop (kind: 'express' | 'express-worker' | 'http', m?: ModelDir): Promise<Server> {
   const port = await freePort()
-  const model: Record<string, string> = m === undefined ? {} : { MODEL_PATH: modelFiles(m).model, VECTORIZER_PATH: modelFiles(m).vectorizer }
+  const files = m === undefined ? undefined : modelFiles(m)
+  const model: Record<string, string> = files === undefined ? {} : { MODEL_PATH: files.model, VECTORIZER_PATH: files.vectorizer }
   return await startServer(`noop-${kind}${m === undefined ? '' : ' with the model'}`, process.execPath, [path.join(ROOT, 'dist', 'bench', 'http', `noop-${kind}.js`)], { PORT: String(port), ...model }, port)
 }

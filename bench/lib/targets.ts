@@ -1,5 +1,9 @@
 /** Issue 24's targets, read off one run's figures: each with its figure, its goal and whether it was met. */
+import { CEILING_SERVERS } from '../sections/ceiling.js'
 import type { Row } from './report.js'
+
+/** The ceiling section's servers, by what each is here. */
+const [, TASKS, MODEL_TASKS, SPEC_FLOOR, SERVICE, BATCHING] = CEILING_SERVERS
 
 export interface Target {
   readonly target: string
@@ -35,11 +39,11 @@ export function targetRows (f: Figures): Target[] {
     const ceiling = noop('noop-express', scenario)
     const crossing = noop('noop-express-worker', scenario)
     // Side by side when the ceiling section ran; else the http section's runs one after another.
-    const ours = paired('tfidf-serve', scenario) ?? httpShare(scenario)
-    const shape = paired('no-op Express with the design\'s worker tasks', scenario) ?? (ceiling === undefined || crossing === undefined ? undefined : crossing.requestsPerSecond / ceiling.requestsPerSecond)
-    const modelShape = paired('the same, the workers classifying with the model', scenario)
-    const specFloor = paired('the same, doing what the spec asks of every request', scenario)
-    const batching = paired('tfidf-serve, adaptive batching 64 texts / 5 ms', scenario)
+    const ours = paired(SERVICE, scenario) ?? httpShare(scenario)
+    const shape = paired(TASKS, scenario) ?? (ceiling === undefined || crossing === undefined ? undefined : crossing.requestsPerSecond / ceiling.requestsPerSecond)
+    const modelShape = paired(MODEL_TASKS, scenario)
+    const specFloor = paired(SPEC_FLOOR, scenario)
+    const batching = paired(BATCHING, scenario)
     const notes = [shape === undefined ? '' : `the ceiling with the design's worker tasks, classifying nothing: ${pct(shape)}`, modelShape === undefined ? '' : `the same tasks classifying with the model: ${pct(modelShape)}`, specFloor === undefined ? '' : `and doing what the spec asks of every request: ${pct(specFloor)}`, batching === undefined ? '' : `batching on: ${pct(batching)}`].filter(n => n !== '')
     if (ours !== undefined) out.push({ target: `spec route, ${scenario}, of the no-op Express ceiling`, figure: pct(ours) + (notes.length > 0 ? ` (${notes.join('; ')})` : ''), goal: `>= ${pct(goal)}`, met: ours >= goal })
   }

@@ -32,13 +32,12 @@ const view = new DataView(new ArrayBuffer(8))
 const trailingZeros = (v: number): number => 31 - Math.clz32(v & -v)
 
 /**
- * Whether x is exactly a half at `digits` decimals (|x| * 10^digits = k + 1/2): with x = m * 2^e
+ * Whether x (finite, not 0) is exactly a half at `digits` decimals (|x| * 10^digits = k + 1/2): with x = m * 2^e
  * (m an integer), 2|x| 10^digits = m 2^(e+1+digits) 5^digits is an odd integer exactly when m's
  * trailing zero bits and e + 1 + digits cancel. A double that only prints as a half, such as
  * 0.175 or 2.675, is not one: Python rounds its exact value, which lies below the half.
  */
 function isHalfAt (x: number, digits: number): boolean {
-  if (x === 0) return false
   view.setFloat64(0, x, true)
   const low = view.getUint32(0, true)
   const high = view.getUint32(4, true)

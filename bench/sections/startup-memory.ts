@@ -7,8 +7,7 @@ import { setTimeout } from 'node:timers/promises'
 import { ROOT } from '../lib/corpus.js'
 import { runLoad, type Oracle } from '../lib/load.js'
 import { modelFiles, type ModelDir } from '../lib/models.js'
-import { freePort, startServer } from '../lib/processes.js'
-import { SERVER_ENV, SERVER_NODE_FLAGS, serviceEntry, startBaseline, startTfidf } from '../lib/servers.js'
+import { SERVER_ENV, SERVER_NODE_FLAGS, startBaseline, startTfidf } from '../lib/servers.js'
 
 export interface StartupRow {
   readonly model: string
@@ -95,7 +94,7 @@ export interface ServiceFloorRow {
 }
 
 /** The smallest model of the test fixtures: a logistic regression over a vectorizer of a few hundred terms. */
-const SMALLEST_MODEL = { model: path.join(ROOT, 'test', 'fixtures', 'sklearn', 'logreg-binary', 'final_best_model.pkl'), vectorizer: path.join(ROOT, 'test', 'fixtures', 'sklearn', 'logreg-binary', 'tfidf_vectorizer.pkl') }
+const SMALLEST_MODEL = { dir: path.join(ROOT, 'test', 'fixtures', 'sklearn', 'logreg-binary') }
 
 /**
  * The floor under start-up from everything but the model: the service started as the
@@ -106,13 +105,12 @@ export async function serviceFloorRow (rounds: number, progress: (m: string) => 
   progress(`start-up on the smallest model (${rounds} starts)`)
   const starts: number[] = []
   for (let r = 0; r < rounds; r++) {
-    const port = await freePort()
-    const server = await startServer('tfidf-serve (smallest model)', process.execPath, [...SERVER_NODE_FLAGS, serviceEntry()],
-      { ...SERVER_ENV, PORT: String(port), HOST: '127.0.0.1', MODEL_PATH: SMALLEST_MODEL.model, VECTORIZER_PATH: SMALLEST_MODEL.vectorizer, WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
+    const server = await startTfidf(SMALLEST_MODEL, 2)
     starts.push(server.startupSeconds)
     await server.stop()
   }
-  return { modelKb: (statSync(SMALLEST_MODEL.model).size + statSync(SMALLEST_MODEL.vectorizer).size) / 1024, seconds: median(starts) }
+  const { model, vectorizer } = modelFiles(SMALLEST_MODEL)
+  return { modelKb: (statSync(model).size + statSync(vectorizer).size) / 1024, seconds: median(starts) }
 }
 
 /**

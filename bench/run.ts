@@ -30,15 +30,21 @@ import { repositoryRows } from './sections/repository.js'
 import { transportRows } from './sections/transports.js'
 import { batchingRows, type BatchingSetting } from './sections/batching.js'
 import { inProcessRows } from './sections/in-process.js'
+import { againstRows } from './sections/against.js'
+import { buildCheckout } from './lib/checkout.js'
+import { median } from './lib/paired-turns.js'
 import { baselineStartupRows, decodeFloorRows, serviceFloorRow, startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 
-const argv = new Set(process.argv.slice(2))
+const args = process.argv.slice(2)
+const argv = new Set(args)
+/** `--against REF`: this build beside REF's, interleaved (sections/against.ts); alone unless --only names other sections too. */
+const AGAINST = args.includes('--against') ? args[args.indexOf('--against') + 1] : args.find(a => a.startsWith('--against='))?.slice('--against='.length)
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
 /** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
-const runs = (section: string): boolean => ONLY === undefined || ONLY.includes(section)
+const runs = (section: string): boolean => ONLY === undefined ? AGAINST === undefined : ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
 
 const SCENARIOS: Scenario[] = QUICK
@@ -170,12 +176,13 @@ async function main (): Promise<void> {
     return { label: `${maxTexts} texts, ${maxWaitMs} ms`, maxTexts, maxWaitMs }
   })]
   const batching = runs('batching') ? await batchingRows(models[0]!, batchingSettings, texts, oracles.get(models[0]!.name), QUICK ? 2 : DURATION, QUICK ? 1 : 3, progress) : []
+  const against = AGAINST === undefined ? undefined : await againstRows(buildCheckout(AGAINST, progress), models[0]!, texts, QUICK ? 2 : 4, QUICK ? 1 : 3, progress)
   const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, baseline_memory: baselineMemory, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, baseline_memory: baselineMemory, against, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -252,6 +259,11 @@ async function main (): Promise<void> {
         const w = matching(was('ceiling'), 'ceiling', r, ['server', 'scenario'])
         return [r.server, r.scenario, fmt(r.requestsPerSecond), `${fmt(r.ofCeiling * 100)}%${w === undefined ? '' : ` (was ${fmt(w.ofCeiling * 100)}%)`}`, r.roundShares.join(' '), fmt(r.frontUsPerRequest, 1), fmt(r.serverUsPerRequest, 1)]
       })))
+  }
+  if (against !== undefined) {
+    console.log(`\n## This build against ${against.other.label}, side by side (default model, 2 workers each, each as its npm start runs it; ${QUICK ? 2 : 4} s turns, order alternating by round; medians)\n`)
+    console.log(markdown(['scenario', 'texts per server-CPU-second, this build', against.other.label, 'ratio (median)', 'each round', 'texts/s, this build', against.other.label, 'RSS MB, this build', against.other.label],
+      against.rows.map(r => [r.scenario, fmt(r.thisTextsPerCpuSecond), fmt(r.otherTextsPerCpuSecond), `${fmt(median(r.ratios), 2)}x`, r.ratios.map(x => fmt(x, 2)).join(' '), fmt(r.thisTextsPerSecond), fmt(r.otherTextsPerSecond), fmt(r.thisRssMb), fmt(r.otherRssMb)])))
   }
   const targets = targetRows({ http: rows, ceiling, startup, baselineStartup, decodeFloor, serviceFloor, baselineMemory, batching, transports })
   if (targets.length > 0) {

@@ -57,8 +57,8 @@ async function load (url: string, route: 'predict' | 'v2', texts: readonly strin
   return { textsPerSecond: r.requests.average * 50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors + r.timeouts }
 }
 
-/** ModelInfer calls of 50 texts to `model`, `concurrency` at a time, for `seconds`: texts per second. */
-export async function grpcLoad (port: number, texts: readonly string[], seconds: number, model = 'm0', concurrency = 50, outputs: readonly string[] = ['predict']): Promise<number> {
+/** ModelInfer calls of `size` texts (50 unless said) to `model`, `concurrency` at a time, for `seconds`: texts per second. */
+export async function grpcLoad (port: number, texts: readonly string[], seconds: number, model = 'm0', concurrency = 50, outputs: readonly string[] = ['predict'], size = 50): Promise<number> {
   const client = new (loadServices().inference)(`127.0.0.1:${port}`, credentials.createInsecure()) as Client & Record<string, (m: object, cb: (err: Error | null) => void) => void>
   let k = 0
   let done = 0
@@ -66,16 +66,16 @@ export async function grpcLoad (port: number, texts: readonly string[], seconds:
   const call = async (): Promise<void> => {
     while (performance.now() < until) {
       // tritonclient's layout: one raw_input_contents buffer, a 4-byte little-endian length before each text
-      const raw = Buffer.concat(Array.from({ length: 50 }, () => {
+      const raw = Buffer.concat(Array.from({ length: size }, () => {
         const text = Buffer.from(`${texts[k % texts.length]!} ${k++}`)
         const length = Buffer.alloc(4)
         length.writeUInt32LE(text.length)
         return Buffer.concat([length, text])
       }))
       await new Promise<void>((resolve, reject) => {
-        client.ModelInfer!({ model_name: model, inputs: [{ name: 'text', datatype: 'BYTES', shape: [50] }], raw_input_contents: [raw], outputs: outputs.map(name => ({ name })) }, err => { if (err === null) resolve(); else reject(err) })
+        client.ModelInfer!({ model_name: model, inputs: [{ name: 'text', datatype: 'BYTES', shape: [size] }], raw_input_contents: [raw], outputs: outputs.map(name => ({ name })) }, err => { if (err === null) resolve(); else reject(err) })
       })
-      done += 50
+      done += size
     }
   }
   const started = performance.now()

@@ -30,8 +30,9 @@ import { repositoryRows } from './sections/repository.js'
 import { transportRows } from './sections/transports.js'
 import { batchingRows, type BatchingSetting } from './sections/batching.js'
 import { inProcessRows } from './sections/in-process.js'
-import { againstRows } from './sections/against.js'
+import { againstRows, type Contender } from './sections/against.js'
 import { buildCheckout } from './lib/checkout.js'
+import { cliCpuPerText } from './lib/cli-floor.js'
 import { median } from './lib/paired-turns.js'
 import { baselineStartupRows, decodeFloorRows, serviceFloorRow, startupRows } from './sections/startup-memory.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
@@ -40,11 +41,16 @@ const args = process.argv.slice(2)
 const argv = new Set(args)
 /** `--against REF`: this build beside REF's, interleaved (sections/against.ts); alone unless --only names other sections too. */
 const AGAINST = args.includes('--against') ? args[args.indexOf('--against') + 1] : args.find(a => a.startsWith('--against='))?.slice('--against='.length)
+/** `--node-flags '--a --b NAME=value'` (repeatable): this build under those node flags (and environment) too, beside npm start's (the heap flags' cost). */
+const NODE_FLAGS = args.flatMap((a, i) => args[i - 1] === '--node-flags' ? [a] : [])
+const SIDE_BY_SIDE = AGAINST !== undefined || NODE_FLAGS.length > 0
+/** `--model=large` (or unigram): the side-by-side runs on that bench model instead of the default one. */
+const SIDE_MODEL = args.find(a => a.startsWith('--model='))?.slice('--model='.length) ?? 'default'
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
 /** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
-const runs = (section: string): boolean => ONLY === undefined ? AGAINST === undefined : ONLY.includes(section)
+const runs = (section: string): boolean => ONLY === undefined ? !SIDE_BY_SIDE : ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
 
 const SCENARIOS: Scenario[] = QUICK
@@ -176,29 +182,47 @@ async function main (): Promise<void> {
     return { label: `${maxTexts} texts, ${maxWaitMs} ms`, maxTexts, maxWaitMs }
   })]
   const batching = runs('batching') ? await batchingRows(models[0]!, batchingSettings, texts, oracles.get(models[0]!.name), QUICK ? 2 : DURATION, QUICK ? 1 : 3, progress) : []
-  const against = AGAINST === undefined ? undefined : await againstRows(buildCheckout(AGAINST, progress), models[0]!, texts, QUICK ? 2 : 4, QUICK ? 1 : 3, progress)
+  const contenders: Contender[] = SIDE_BY_SIDE ? [{ label: 'this build', root: ROOT }] : []
+  if (AGAINST !== undefined) contenders.push(buildCheckout(AGAINST, progress))
+  for (const flags of NODE_FLAGS) {
+    // NAME=value words set the environment (MALLOC_ARENA_MAX=2, say); the rest are node's flags.
+    const words = flags.split(/\s+/).filter(f => f !== '')
+    const env = Object.fromEntries(words.filter(w => /^[A-Z_][A-Z0-9_]*=/.test(w)).map(w => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]))
+    contenders.push({ label: `this build, ${flags}`, root: ROOT, nodeFlags: words.filter(w => !(w in env) && !/^[A-Z_][A-Z0-9_]*=/.test(w)), env })
+  }
+  const sideModel = models.find(m => m.name === SIDE_MODEL) ?? models[0]!
+  const against = SIDE_BY_SIDE ? await againstRows(contenders, sideModel, texts, QUICK ? 2 : 4, QUICK ? 1 : 3, progress) : []
+  // The model's own work per text in the same run: the floor the server's CPU per text is read against.
+  if (SIDE_BY_SIDE) progress('the CLI on one worker, for the model\'s own CPU per text')
+  const cliUsPerText = SIDE_BY_SIDE ? cliCpuPerText(sideModel, texts, QUICK ? 11_000 : 51_000) : undefined
   const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, baseline_memory: baselineMemory, against, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, baseline_memory: baselineMemory, side_by_side: { model: SIDE_MODEL, contenders, rows: against, cli_us_per_text: cliUsPerText }, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
-  console.log(`\n## HTTP (${DURATION} s per scenario, ${machine.cpu}, ${machine.cores} cores shared with the load generator, Node ${machine.node})\n`)
   const was = (section: string): ReturnType<typeof previousRun> => previousRun(dir, stamp, section)
-  const wasHttp = was('http')
-  if (wasHttp !== undefined) console.log(`(beside each figure: the previous full run's, ${String(wasHttp.date)})\n`)
-  console.log(table(rows, r => matching(wasHttp, 'http', r, ['server', 'model', 'scenario'])))
-  console.log('\n## In-process, one thread (scikit-learn in calls of 50 texts and of one)\n')
-  console.log(markdown(['model', 'chars', 'texts/s', 'MB/s', 'sklearn batch-50 texts/s', 'MB/s', 'sklearn single texts/s', 'vs batch-50', 'vs single'],
-    inProcess.map(r => [r.model, fmt(r.chars), fmt(r.textsPerSecond), fmt(r.mbPerSecond, 1), fmt(r.sklearnBatch50?.texts_per_s), fmt(r.sklearnBatch50?.mb_per_s, 1), fmt(r.sklearnSingle?.texts_per_s), ratio(r.textsPerSecond, r.sklearnBatch50?.texts_per_s), ratio(r.textsPerSecond, r.sklearnSingle?.texts_per_s)])))
-  console.log('\n## Start-up, memory and scaling\n')
-  console.log(markdown(['model', 'WORKERS', 'start-up s', 'RSS after start MB', 'RSS after load MB', `RSS ${settle} s later MB`, 'batch50 c10 texts/s'], startup.map(r => {
-    const w = matching(was('startup'), 'startup', r, ['model', 'workers'])
-    return [r.model, String(r.workers), beside(r.startupSeconds, w?.startupSeconds, 2), fmt(r.rssStartMb), beside(r.rssAfterLoadMb, w?.rssAfterLoadMb), fmt(r.rssSettledMb), beside(r.batch50TextsPerSecond, w?.batch50TextsPerSecond)]
-  })))
+  if (rows.length > 0) {
+    console.log(`\n## HTTP (${DURATION} s per scenario, ${machine.cpu}, ${machine.cores} cores shared with the load generator, Node ${machine.node})\n`)
+    const wasHttp = was('http')
+    if (wasHttp !== undefined) console.log(`(beside each figure: the previous full run's, ${String(wasHttp.date)})\n`)
+    console.log(table(rows, r => matching(wasHttp, 'http', r, ['server', 'model', 'scenario'])))
+  }
+  if (inProcess.length > 0) {
+    console.log('\n## In-process, one thread (scikit-learn in calls of 50 texts and of one)\n')
+    console.log(markdown(['model', 'chars', 'texts/s', 'MB/s', 'sklearn batch-50 texts/s', 'MB/s', 'sklearn single texts/s', 'vs batch-50', 'vs single'],
+      inProcess.map(r => [r.model, fmt(r.chars), fmt(r.textsPerSecond), fmt(r.mbPerSecond, 1), fmt(r.sklearnBatch50?.texts_per_s), fmt(r.sklearnBatch50?.mb_per_s, 1), fmt(r.sklearnSingle?.texts_per_s), ratio(r.textsPerSecond, r.sklearnBatch50?.texts_per_s), ratio(r.textsPerSecond, r.sklearnSingle?.texts_per_s)])))
+  }
+  if (startup.length > 0) {
+    console.log('\n## Start-up, memory and scaling\n')
+    console.log(markdown(['model', 'WORKERS', 'start-up s', 'RSS after start MB', 'RSS after load MB', `RSS ${settle} s later MB`, 'batch50 c10 texts/s'], startup.map(r => {
+      const w = matching(was('startup'), 'startup', r, ['model', 'workers'])
+      return [r.model, String(r.workers), beside(r.startupSeconds, w?.startupSeconds, 2), fmt(r.rssStartMb), beside(r.rssAfterLoadMb, w?.rssAfterLoadMb), fmt(r.rssSettledMb), beside(r.batch50TextsPerSecond, w?.batch50TextsPerSecond)]
+    })))
+  }
   if (baselineStartup.length > 0) {
     console.log(`\n## The Python service's start-up in the same section (1 uvicorn worker, medians of ${startupRounds})\n`)
     console.log(markdown(['model', 'start-up s', 'tfidf-serve WORKERS=2 s', 'ratio', 'a process that only decodes the model s', 'its ratio'], baselineStartup.map(b => {
@@ -211,13 +235,19 @@ async function main (): Promise<void> {
     console.log('\n## Baseline start-up and memory\n')
     console.log(markdown(['model', 'uvicorn workers', 'start-up s', 'RSS after start MB', 'RSS after load MB'], baselineMemory.map(r => [String(r.model), String(r.workers), fmt(r.startup_s, 2), fmt(r.rss_start_mb), fmt(r.rss_after_load_mb)])))
   }
-  console.log('\n## Result cache under unique texts (default model, 2 workers)\n')
-  console.log(markdown(['cache', 'bound MB', 'RSS after start MB', 'after the long texts', 'after all', `${settle} s later`, 'settled, over the cache-off run'], cache.map(r => [r.cache, fmt(r.boundMb, 1), fmt(r.rssStartMb), fmt(r.rssAfterLongMb), fmt(r.rssAfterAllMb), fmt(r.rssSettledMb), fmt(r.rssSettledMb - cache[0]!.rssSettledMb, 1)])))
-  console.log('\n## CLI (default model; texts/s after loading, medians)\n')
-  console.log(markdown(['input', '--workers', 'texts/s', 'peak RSS MB', 'vs one worker'], cli.map(r => [r.input, String(r.workers), fmt(r.textsPerSecond), fmt(r.maxRssMb), ratio(r.textsPerSecond, cli.find(o => o.input === r.input && o.workers === 1)?.textsPerSecond)])))
-  console.log('\n## Refused bodies: 8 clients sending 1 MB nested 520,000 deep (default model, 2 workers)\n')
-  console.log(markdown(['build', 'refused/s', 'statuses', '/health p50 ms', 'p99 ms', 'max ms', 'RSS idle MB', 'RSS max MB'], hostile.load.map(r => [r.build, fmt(r.refusedPerSecond), JSON.stringify(r.statuses), fmt(r.healthP50Ms, 1), fmt(r.healthP99Ms, 1), fmt(r.healthMaxMs, 1), fmt(r.rssIdleMb), fmt(r.rssMaxMb)])))
-  console.log(markdown(['body', 'KB', 'shape scan us/KB', 'JSON.parse us/KB'], hostile.scan.map(r => [r.body, fmt(r.kb), fmt(r.scanUsPerKb, 3), fmt(r.parseUsPerKb, 3)])))
+  if (cache.length > 0) {
+    console.log('\n## Result cache under unique texts (default model, 2 workers)\n')
+    console.log(markdown(['cache', 'bound MB', 'RSS after start MB', 'after the long texts', 'after all', `${settle} s later`, 'settled, over the cache-off run'], cache.map(r => [r.cache, fmt(r.boundMb, 1), fmt(r.rssStartMb), fmt(r.rssAfterLongMb), fmt(r.rssAfterAllMb), fmt(r.rssSettledMb), fmt(r.rssSettledMb - cache[0]!.rssSettledMb, 1)])))
+  }
+  if (cli.length > 0) {
+    console.log('\n## CLI (default model; texts/s after loading, medians)\n')
+    console.log(markdown(['input', '--workers', 'texts/s', 'peak RSS MB', 'vs one worker'], cli.map(r => [r.input, String(r.workers), fmt(r.textsPerSecond), fmt(r.maxRssMb), ratio(r.textsPerSecond, cli.find(o => o.input === r.input && o.workers === 1)?.textsPerSecond)])))
+  }
+  if (hostile.load.length > 0) {
+    console.log('\n## Refused bodies: 8 clients sending 1 MB nested 520,000 deep (default model, 2 workers)\n')
+    console.log(markdown(['build', 'refused/s', 'statuses', '/health p50 ms', 'p99 ms', 'max ms', 'RSS idle MB', 'RSS max MB'], hostile.load.map(r => [r.build, fmt(r.refusedPerSecond), JSON.stringify(r.statuses), fmt(r.healthP50Ms, 1), fmt(r.healthP99Ms, 1), fmt(r.healthMaxMs, 1), fmt(r.rssIdleMb), fmt(r.rssMaxMb)])))
+    console.log(markdown(['body', 'KB', 'shape scan us/KB', 'JSON.parse us/KB'], hostile.scan.map(r => [r.body, fmt(r.kb), fmt(r.scanUsPerKb, 3), fmt(r.parseUsPerKb, 3)])))
+  }
   if (repository !== undefined) {
     console.log('\n## Many models: 10 copies of the 200,000-feature model, 2 workers\n')
     console.log(markdown(['all READY s', `RSS settled MB`, '/predict texts/s (batch 50, c50)', 'V2 infer texts/s', 'V2 / predict', 'gRPC texts/s', 'gRPC / V2', 'steady p99 ms', 'p99 during a reload ms', 'non-2xx during reload', 'errors', 'RSS after unloading 9 MB'],
@@ -260,10 +290,11 @@ async function main (): Promise<void> {
         return [r.server, r.scenario, fmt(r.requestsPerSecond), `${fmt(r.ofCeiling * 100)}%${w === undefined ? '' : ` (was ${fmt(w.ofCeiling * 100)}%)`}`, r.roundShares.join(' '), fmt(r.frontUsPerRequest, 1), fmt(r.serverUsPerRequest, 1)]
       })))
   }
-  if (against !== undefined) {
-    console.log(`\n## This build against ${against.other.label}, side by side (default model, 2 workers each, each as its npm start runs it; ${QUICK ? 2 : 4} s turns, order alternating by round; medians)\n`)
-    console.log(markdown(['scenario', 'texts per server-CPU-second, this build', against.other.label, 'ratio (median)', 'each round', 'texts/s, this build', against.other.label, 'RSS MB, this build', against.other.label],
-      against.rows.map(r => [r.scenario, fmt(r.thisTextsPerCpuSecond), fmt(r.otherTextsPerCpuSecond), `${fmt(median(r.ratios), 2)}x`, r.ratios.map(x => fmt(x, 2)).join(' '), fmt(r.thisTextsPerSecond), fmt(r.otherTextsPerSecond), fmt(r.thisRssMb), fmt(r.otherRssMb)])))
+  if (against.length > 0) {
+    console.log(`\n## Side by side: ${contenders.map(c => c.label).join('; ')} (${SIDE_MODEL} model, 2 workers each, all running at once; ${QUICK ? 2 : 4} s turns in a rotating order; medians of rounds; ratios to the first within each round)\n`)
+    console.log(markdown(['scenario', 'server', 'texts per server-CPU-second', 'vs the first (median)', 'each round', 'server CPU us a text', 'over the CLI\'s', 'texts/s', 'RSS after MB'],
+      against.flatMap(r => r.contenders.map((c, i) => [i === 0 ? r.scenario : '', c.label, fmt(c.textsPerCpuSecond), i === 0 ? '' : `${fmt(median(c.ratios), 2)}x`, i === 0 ? '' : c.ratios.map(x => fmt(x, 2)).join(' '), fmt(1e6 / c.textsPerCpuSecond, 1), `${fmt(1e6 / c.textsPerCpuSecond / cliUsPerText!, 2)}x`, fmt(c.textsPerSecond), fmt(c.rssMb)]))))
+    console.log(`\nThe CLI (predict --workers 1 --format jsonl, probabilities written) in the same run: ${fmt(cliUsPerText!, 1)} us of CPU a text, loading excluded.`)
   }
   const targets = targetRows({ http: rows, ceiling, startup, baselineStartup, decodeFloor, serviceFloor, baselineMemory, batching, transports })
   if (targets.length > 0) {

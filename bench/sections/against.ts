@@ -1,17 +1,17 @@
 /**
  * `npm run bench -- --against REF`: this build beside another commit's, both running at once,
  * each started as its own `npm start` starts it, taking short turns under the same load in a
- * rotating order, round after round (paired-turns.ts says why). The figure is texts per second
+ * rotating order, round after round (paired-turns.ts says why); `--node-flags '...'` (again
+ * for each set) adds this build started with those node flags instead of npm start's. The figure is texts per second
  * of the server's CPU (all its threads, from /proc): what a text costs, which the load
  * generator sharing the cores moves far less than it moves texts per second.
  */
 import autocannon from 'autocannon'
-import { startCommand, type Checkout } from '../lib/checkout.js'
+import { startCommand } from '../lib/checkout.js'
 import type { ModelDir } from '../lib/models.js'
 import { modelFiles } from '../lib/models.js'
 import { median } from '../lib/paired-turns.js'
 import { cpuMicros, freePort, startServer, type Server } from '../lib/processes.js'
-import { ROOT } from '../lib/corpus.js'
 import { grpcLoad } from './repository.js'
 
 export interface AgainstScenario {
@@ -33,28 +33,40 @@ export const AGAINST_SCENARIOS: readonly AgainstScenario[] = [
   { name: 'gRPC batch 50 @50 (predict + proba)', protocol: 'grpc', size: 50, connections: 50 }
 ]
 
+/** A server to measure: a build (its checkout's root), started as its npm start starts it, or with `nodeFlags` instead of its flags and `env` added. */
+export interface Contender {
+  readonly label: string
+  readonly root: string
+  readonly nodeFlags?: readonly string[]
+  /** Set on top of its npm start's environment. */
+  readonly env?: Readonly<Record<string, string>>
+}
+
+export interface ContenderFigures {
+  readonly label: string
+  readonly textsPerCpuSecond: number
+  readonly textsPerSecond: number
+  /** Per round: texts per server-CPU-second over the first contender's in the same round. */
+  readonly ratios: number[]
+  /** Resident memory after the last round, MB. */
+  readonly rssMb: number
+}
+
 export interface AgainstRow {
   readonly scenario: string
-  /** Per round: this build's texts per server-CPU-second over the other's. */
-  readonly ratios: number[]
-  readonly thisTextsPerCpuSecond: number
-  readonly otherTextsPerCpuSecond: number
-  readonly thisTextsPerSecond: number
-  readonly otherTextsPerSecond: number
-  /** Resident memory of each after the last round, MB. */
-  readonly thisRssMb: number
-  readonly otherRssMb: number
+  /** In the order the contenders were given; the first is the reference. */
+  readonly contenders: ContenderFigures[]
 }
 
 interface Started { readonly server: Server, readonly grpcPort: number }
 
-async function startBuild (label: string, root: string, m: ModelDir): Promise<Started> {
-  const { env, nodeFlags, entry } = startCommand(root)
+async function startContender (c: Contender, m: ModelDir): Promise<Started> {
+  const { env, nodeFlags, entry } = startCommand(c.root)
   const port = await freePort()
   const grpcPort = await freePort()
   const { model, vectorizer } = modelFiles(m)
-  const server = await startServer(label, process.execPath, [...nodeFlags, entry],
-    { ...env, PORT: String(port), GRPC_PORT: String(grpcPort), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
+  const server = await startServer(c.label, process.execPath, [...(c.nodeFlags ?? nodeFlags), entry],
+    { ...env, ...c.env, PORT: String(port), GRPC_PORT: String(grpcPort), HOST: '127.0.0.1', MODEL_PATH: model, VECTORIZER_PATH: vectorizer, WORKERS: '2', CACHE_SIZE: '0', LOG_LEVEL: 'warn' }, port)
   return { server, grpcPort }
 }
 
@@ -84,42 +96,46 @@ async function turn (started: Started, s: AgainstScenario, texts: readonly strin
   return r.requests.total * n
 }
 
-/** This build (the checkout at `root`) against `other`, `rounds` rounds of `seconds`-long turns per scenario. */
-export async function againstRows (other: Checkout, m: ModelDir, texts: readonly string[], seconds: number, rounds: number, progress: (m: string) => void, scenarios = AGAINST_SCENARIOS, root = ROOT): Promise<{ other: Checkout, rows: AgainstRow[] }> {
-  const builds = [await startBuild('this build', root, m), await startBuild(other.label, other.root, m)]
+/**
+ * Every contender running at once, `rounds` rounds of one `seconds`-long turn each per
+ * scenario, the order rotating by round (each takes each place, forwards and backwards).
+ */
+export async function againstRows (contenders: readonly Contender[], m: ModelDir, texts: readonly string[], seconds: number, rounds: number, progress: (m: string) => void, scenarios = AGAINST_SCENARIOS): Promise<AgainstRow[]> {
+  const started: Started[] = []
   try {
-    for (const b of builds) for (const s of scenarios) await turn(b, s, texts, 1)
-    // samples[build][scenario]: per round, [texts, server CPU us, seconds]
-    const samples = builds.map(() => scenarios.map(() => [] as Array<{ texts: number, cpuUs: number }>))
+    for (const c of contenders) started.push(await startContender(c, m))
+    for (const b of started) for (const s of scenarios) await turn(b, s, texts, 1)
+    // samples[contender][scenario], one per round
+    const samples = started.map(() => scenarios.map(() => [] as Array<{ texts: number, cpuUs: number }>))
     for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? [0, 1] : [1, 0]
+      const order = started.map((_, i) => (i + round) % started.length)
+      if (Math.floor(round / started.length) % 2 === 1) order.reverse()
       for (const [k, s] of scenarios.entries()) {
-        progress(`against ${other.label}: round ${round + 1} of ${rounds}, ${s.name}`)
+        progress(`side by side: round ${round + 1} of ${rounds}, ${s.name}`)
         for (const i of order) {
-          const pid = builds[i]!.server.child.pid!
+          const pid = started[i]!.server.child.pid!
           const cpu = cpuMicros(pid)
-          const done = await turn(builds[i]!, s, texts, seconds)
+          const done = await turn(started[i]!, s, texts, seconds)
           samples[i]![k]!.push({ texts: done, cpuUs: cpuMicros(pid) - cpu })
         }
       }
     }
     const perCpuSecond = (x: { texts: number, cpuUs: number }): number => x.texts / (x.cpuUs / 1e6)
-    const rows = scenarios.map((s, k): AgainstRow => {
-      const mine = samples[0]![k]!
-      const theirs = samples[1]![k]!
-      return {
-        scenario: s.name,
-        ratios: mine.map((x, r) => perCpuSecond(x) / perCpuSecond(theirs[r]!)),
-        thisTextsPerCpuSecond: median(mine.map(perCpuSecond)),
-        otherTextsPerCpuSecond: median(theirs.map(perCpuSecond)),
-        thisTextsPerSecond: median(mine.map(x => x.texts / seconds)),
-        otherTextsPerSecond: median(theirs.map(x => x.texts / seconds)),
-        thisRssMb: builds[0]!.server.rssBytes() / 1e6,
-        otherRssMb: builds[1]!.server.rssBytes() / 1e6
-      }
-    })
-    return { other, rows }
+    return scenarios.map((s, k): AgainstRow => ({
+      scenario: s.name,
+      contenders: contenders.map((c, i) => {
+        const mine = samples[i]![k]!
+        const first = samples[0]![k]!
+        return {
+          label: c.label,
+          textsPerCpuSecond: median(mine.map(perCpuSecond)),
+          textsPerSecond: median(mine.map(x => x.texts / seconds)),
+          ratios: mine.map((x, r) => perCpuSecond(x) / perCpuSecond(first[r]!)),
+          rssMb: started[i]!.server.rssBytes() / 1e6
+        }
+      })
+    }))
   } finally {
-    for (const b of builds) await b.server.stop()
+    for (const b of started) await b.server.stop()
   }
 }

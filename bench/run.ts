@@ -43,7 +43,9 @@ const argv = new Set(args)
 const AGAINST = args.includes('--against') ? args[args.indexOf('--against') + 1] : args.find(a => a.startsWith('--against='))?.slice('--against='.length)
 /** `--node-flags '--a --b NAME=value'` (repeatable): this build under those node flags (and environment) too, beside npm start's (the heap flags' cost). */
 const NODE_FLAGS = args.flatMap((a, i) => args[i - 1] === '--node-flags' ? [a] : [])
-const SIDE_BY_SIDE = AGAINST !== undefined || NODE_FLAGS.length > 0
+/** `--mlserver PYTHON`: MLServer beside them, run by that Python (with mlserver and mlserver-sklearn installed). */
+const MLSERVER = args.includes('--mlserver') ? args[args.indexOf('--mlserver') + 1] : undefined
+const SIDE_BY_SIDE = AGAINST !== undefined || NODE_FLAGS.length > 0 || MLSERVER !== undefined
 /** `--model=large` (or unigram): the side-by-side runs on that bench model instead of the default one. */
 const SIDE_MODEL = args.find(a => a.startsWith('--model='))?.slice('--model='.length) ?? 'default'
 const QUICK = argv.has('--quick')
@@ -190,6 +192,7 @@ async function main (): Promise<void> {
     const env = Object.fromEntries(words.filter(w => /^[A-Z_][A-Z0-9_]*=/.test(w)).map(w => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)]))
     contenders.push({ label: `this build, ${flags}`, root: ROOT, nodeFlags: words.filter(w => !(w in env) && !/^[A-Z_][A-Z0-9_]*=/.test(w)), env })
   }
+  if (MLSERVER !== undefined) contenders.push({ label: 'MLServer', root: ROOT, mlserverPython: MLSERVER })
   const sideModel = models.find(m => m.name === SIDE_MODEL) ?? models[0]!
   const against = SIDE_BY_SIDE ? await againstRows(contenders, sideModel, texts, QUICK ? 2 : 4, QUICK ? 1 : 3, progress) : []
   // The model's own work per text in the same run: the floor the server's CPU per text is read against.
@@ -293,7 +296,8 @@ async function main (): Promise<void> {
   if (against.length > 0) {
     console.log(`\n## Side by side: ${contenders.map(c => c.label).join('; ')} (${SIDE_MODEL} model, 2 workers each, all running at once; ${QUICK ? 2 : 4} s turns in a rotating order; medians of rounds; ratios to the first within each round)\n`)
     console.log(markdown(['scenario', 'server', 'texts per server-CPU-second', 'vs the first (median)', 'each round', 'server CPU us a text', 'over the CLI\'s', 'texts/s', 'RSS after MB'],
-      against.flatMap(r => r.contenders.map((c, i) => [i === 0 ? r.scenario : '', c.label, fmt(c.textsPerCpuSecond), i === 0 ? '' : `${fmt(median(c.ratios), 2)}x`, i === 0 ? '' : c.ratios.map(x => fmt(x, 2)).join(' '), fmt(1e6 / c.textsPerCpuSecond, 1), `${fmt(1e6 / c.textsPerCpuSecond / cliUsPerText!, 2)}x`, fmt(c.textsPerSecond), fmt(c.rssMb)]))))
+      // NaN: a route that server does not serve (MLServer and the spec's routes).
+      against.flatMap(r => r.contenders.filter(c => !Number.isNaN(c.textsPerCpuSecond)).map((c, i) => [i === 0 ? r.scenario : '', c.label, fmt(c.textsPerCpuSecond), i === 0 ? '' : `${fmt(median(c.ratios), 2)}x`, i === 0 ? '' : c.ratios.map(x => fmt(x, 2)).join(' '), fmt(1e6 / c.textsPerCpuSecond, 1), `${fmt(1e6 / c.textsPerCpuSecond / cliUsPerText!, 2)}x`, fmt(c.textsPerSecond), fmt(c.rssMb)]))))
     console.log(`\nThe CLI (predict --workers 1 --format jsonl, probabilities written) in the same run: ${fmt(cliUsPerText!, 1)} us of CPU a text, loading excluded.`)
   }
   const targets = targetRows({ http: rows, ceiling, startup, baselineStartup, decodeFloor, serviceFloor, baselineMemory, batching, transports })

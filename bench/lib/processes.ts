@@ -43,8 +43,8 @@ export async function costPerText<T extends { texts: number }> (pid: number, wor
   return { ...r, frontUs: (cpuMicros(pid, pid) - front) / r.texts, serverUs: (cpuMicros(pid) - all) / r.texts, clientUs: (c.user + c.system) / r.texts }
 }
 
-/** Resident memory of a process and all its descendants (uvicorn's workers, say), from /proc. */
-export function treeRss (pid: number): number {
+/** Each process's children, from /proc. */
+function childrenOf (): Map<number, number[]> {
   const children = new Map<number, number[]>()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
@@ -54,6 +54,24 @@ export function treeRss (pid: number): number {
       children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)])
     } catch {}
   }
+  return children
+}
+
+/** CPU of a process and its descendants alive now (MLServer's and uvicorn's worker processes), in microseconds. */
+export function treeCpuMicros (pid: number): number {
+  const children = childrenOf()
+  let total = 0
+  const visit = (p: number): void => {
+    try { total += cpuMicros(p) } catch {}
+    for (const c of children.get(p) ?? []) visit(c)
+  }
+  visit(pid)
+  return total
+}
+
+/** Resident memory of a process and all its descendants (uvicorn's workers, say), from /proc. */
+export function treeRss (pid: number): number {
+  const children = childrenOf()
   let total = 0
   const visit = (p: number): void => {
     try {

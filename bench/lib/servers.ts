@@ -6,7 +6,7 @@ import { PYTHON, modelFiles, type ModelDir } from './models.js'
 import { freePort, startServer, type Server } from './processes.js'
 
 /** Node's flags as `npm start` passes them (package.json). */
-export const SERVER_NODE_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=20']
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=20']
 
 /** The environment `npm start` and the image set (package.json, Dockerfile). */
 export const SERVER_ENV = { MALLOC_MMAP_THRESHOLD_: '131072' }

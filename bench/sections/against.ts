@@ -11,8 +11,9 @@ import { startCommand } from '../lib/checkout.js'
 import type { ModelDir } from '../lib/models.js'
 import { modelFiles } from '../lib/models.js'
 import { median } from '../lib/paired-turns.js'
-import { cpuMicros, freePort, startServer, type Server } from '../lib/processes.js'
+import { freePort, startServer, treeCpuMicros, type Server } from '../lib/processes.js'
 import { grpcLoad } from './repository.js'
+import { startMlserver } from '../lib/mlserver.js'
 
 export interface AgainstScenario {
   readonly name: string
@@ -40,6 +41,8 @@ export interface Contender {
   readonly nodeFlags?: readonly string[]
   /** Set on top of its npm start's environment. */
   readonly env?: Readonly<Record<string, string>>
+  /** MLServer instead of a build: the Python it runs under (it serves V2 and gRPC, not the spec's routes). */
+  readonly mlserverPython?: string
 }
 
 export interface ContenderFigures {
@@ -58,9 +61,10 @@ export interface AgainstRow {
   readonly contenders: ContenderFigures[]
 }
 
-interface Started { readonly server: Server, readonly grpcPort: number }
+interface Started { readonly server: Server, readonly grpcPort: number, readonly v2Only?: boolean }
 
 async function startContender (c: Contender, m: ModelDir): Promise<Started> {
+  if (c.mlserverPython !== undefined) return { ...await startMlserver(c.mlserverPython, m), v2Only: true }
   const { env, nodeFlags, entry } = startCommand(c.root)
   const port = await freePort()
   const grpcPort = await freePort()
@@ -70,14 +74,15 @@ async function startContender (c: Contender, m: ModelDir): Promise<Started> {
   return { server, grpcPort }
 }
 
-/** One turn of `s` on a server: how many texts it answered. Unique texts (a serial number each). */
+/** One turn of `s` on a server: how many texts it answered (NaN: a route it does not serve). Unique texts (a serial number each). */
 async function turn (started: Started, s: AgainstScenario, texts: readonly string[], seconds: number): Promise<number> {
+  if (started.v2Only === true && s.protocol === 'spec') return NaN
   const n = Math.max(1, s.size)
   if (s.protocol === 'grpc') return await grpcLoad(started.grpcPort, texts, seconds, 'default', s.connections, WITH_PROBA, n) * seconds
   let k = 0
   const batch = (): string[] => Array.from({ length: n }, () => `${texts[k % texts.length]!} ${k++}`)
   const body = (): string => {
-    if (s.protocol === 'v2') return JSON.stringify({ inputs: [{ name: 'text', shape: [n], datatype: 'BYTES', data: batch() }], outputs: WITH_PROBA.map(name => ({ name })) })
+    if (s.protocol === 'v2') return JSON.stringify({ inputs: [{ name: 'text', shape: [n], datatype: 'BYTES', data: batch(), parameters: { content_type: 'str' } }], outputs: WITH_PROBA.map(name => ({ name })) })
     return JSON.stringify(s.size === 0 ? { text: batch()[0] } : { texts: batch(), batch_size: 10 })
   }
   const r = await autocannon({
@@ -114,9 +119,10 @@ export async function againstRows (contenders: readonly Contender[], m: ModelDir
         progress(`side by side: round ${round + 1} of ${rounds}, ${s.name}`)
         for (const i of order) {
           const pid = started[i]!.server.child.pid!
-          const cpu = cpuMicros(pid)
+          const cpu = treeCpuMicros(pid)
           const done = await turn(started[i]!, s, texts, seconds)
-          samples[i]![k]!.push({ texts: done, cpuUs: cpuMicros(pid) - cpu })
+          // MLServer's workers are processes: its CPU is the whole tree's.
+          samples[i]![k]!.push({ texts: done, cpuUs: treeCpuMicros(pid) - cpu })
         }
       }
     }

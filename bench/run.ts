@@ -39,13 +39,13 @@ import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 
 const args = process.argv.slice(2)
 const argv = new Set(args)
-/** `--against REF`: this build beside REF's, interleaved (sections/against.ts); alone unless --only names other sections too. */
-const AGAINST = args.includes('--against') ? args[args.indexOf('--against') + 1] : args.find(a => a.startsWith('--against='))?.slice('--against='.length)
+/** `--against REF` (repeatable): this build beside REF's, interleaved (sections/against.ts); alone unless --only names other sections too. */
+const AGAINST = [...args.flatMap((a, i) => args[i - 1] === '--against' ? [a] : []), ...args.filter(a => a.startsWith('--against=')).map(a => a.slice('--against='.length))]
 /** `--node-flags '--a --b NAME=value'` (repeatable): this build under those node flags (and environment) too, beside npm start's (the heap flags' cost). */
 const NODE_FLAGS = args.flatMap((a, i) => args[i - 1] === '--node-flags' ? [a] : [])
 /** `--mlserver PYTHON`: MLServer beside them, run by that Python (with mlserver and mlserver-sklearn installed). */
 const MLSERVER = args.includes('--mlserver') ? args[args.indexOf('--mlserver') + 1] : undefined
-const SIDE_BY_SIDE = AGAINST !== undefined || NODE_FLAGS.length > 0 || MLSERVER !== undefined
+const SIDE_BY_SIDE = AGAINST.length > 0 || NODE_FLAGS.length > 0 || MLSERVER !== undefined
 /** `--model=large` (or unigram): the side-by-side runs on that bench model instead of the default one. */
 const SIDE_MODEL = args.find(a => a.startsWith('--model='))?.slice('--model='.length) ?? 'default'
 const QUICK = argv.has('--quick')
@@ -185,7 +185,7 @@ async function main (): Promise<void> {
   })]
   const batching = runs('batching') ? await batchingRows(models[0]!, batchingSettings, texts, oracles.get(models[0]!.name), QUICK ? 2 : DURATION, QUICK ? 1 : 3, progress) : []
   const contenders: Contender[] = SIDE_BY_SIDE ? [{ label: 'this build', root: ROOT }] : []
-  if (AGAINST !== undefined) contenders.push(buildCheckout(AGAINST, progress))
+  for (const ref of AGAINST) contenders.push(buildCheckout(ref, progress))
   for (const flags of NODE_FLAGS) {
     // NAME=value words set the environment (MALLOC_ARENA_MAX=2, say); the rest are node's flags.
     const words = flags.split(/\s+/).filter(f => f !== '')

@@ -19,7 +19,7 @@ RUN npm ci --no-audit --no-fund
 # and only a .xz/.lzma model file needs it), the built service and the default model.
 FROM node:20-bookworm-slim
 # A fixed mmap threshold: glibc's moving one let models loaded and unloaded one after another
-# stay resident (README "Many models": +35 MB for nine models without it, none with it).
+# stay resident (bench/results/README.md: +35 MB for nine models without it, none with it).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -39,5 +39,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
 # Exec form: node is PID 1 and gets SIGTERM itself, which drains requests in flight and exits 0.
 STOPSIGNAL SIGTERM
 # V8 grows a heap to 1.2 times what survives its last full collection, not up to 4 times: the
-# front thread's garbage under load is collected sooner (README "Performance").
+# front thread's garbage under load is collected sooner (docs/performance.md).
 CMD ["node", "--max-semi-space-size=2", "--heap-growing-percent=20", "dist/src/main.bundle.js"]

@@ -9,10 +9,11 @@
  *   is the built CLI; `mkdir`, `cp`, `printf`, `cat`, `echo` run in bash. A command must succeed
  *   (the CLI's exit 0, an HTTP status below 400). The lines a command shows after it are what it
  *   must print: JSON compared whole, with the values that change from run to run (times, memory,
- *   counters, ids) compared by their JSON type only; other lines exactly, `...` standing for any
- *   number of lines.
+ *   counters, ids) compared by their JSON type only; other lines exactly, a line ending in `...`
+ *   by what comes before it, and a line `...` standing for any number of lines.
  * - `<!-- settings -->` (or `<!-- settings: PATH -->`, written to PATH in the scratch folder)
- *   before a ```json block: a model-settings.json, which must pass the settings reader.
+ *   before a ```json block: a model-settings.json, which must pass the settings reader;
+ *   `<!-- keys -->` (or `<!-- keys: PATH -->`) likewise for an API key file.
  * - A ```sh block with a `$ ` prompt that is not marked runnable fails the test: a shown
  *   command is one a reader will type.
  *
@@ -23,6 +24,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { readKeyFile } from '../src/access/key-file.js'
 import { ERROR_CODES } from '../src/errors.js'
 import { readModelSettings } from '../src/settings/model-settings.js'
 import { runCli } from './helpers/cli.js'
@@ -36,7 +38,7 @@ const VOLATILE = new Set(['processing_time', 'timestamp', 'used', 'available', '
 const SHELL_COMMANDS = new Set(['mkdir', 'cp', 'printf', 'cat', 'echo'])
 
 interface Command { readonly text: string, readonly output: readonly string[], readonly line: number }
-interface Block { readonly page: string, readonly line: number, readonly kind: 'run' | 'settings' | 'unmarked', readonly target?: string, readonly body: readonly string[] }
+interface Block { readonly page: string, readonly line: number, readonly kind: 'run' | 'settings' | 'keys' | 'unmarked', readonly target?: string, readonly body: readonly string[] }
 
 const PAGES = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter(f => f.endsWith('.md')).sort().map(f => `docs/${f}`)]
 
@@ -49,9 +51,9 @@ function blocks (page: string): Block[] {
     if (!fence.startsWith('```')) continue
     let end = i + 1
     while (end < lines.length && !lines[end]!.startsWith('```')) end++
-    const marker = /^<!-- (run|settings)(?::\s*(\S+))? -->$/.exec(lines[i - 1] ?? '')
+    const marker = /^<!-- (run|settings|keys)(?::\s*(\S+))? -->$/.exec(lines[i - 1] ?? '')
     const body = lines.slice(i + 1, end)
-    if (marker !== null) out.push({ page, line: i + 1, kind: marker[1] as 'run' | 'settings', target: marker[2], body })
+    if (marker !== null) out.push({ page, line: i + 1, kind: marker[1] as 'run' | 'settings' | 'keys', target: marker[2], body })
     else if (fence === '```sh') out.push({ page, line: i + 1, kind: 'unmarked', body })
     i = end
   }
@@ -100,14 +102,16 @@ function parsed (line: string): unknown {
   }
 }
 
-/** Whether `printed` is what `shown` shows: JSON whole, modulo volatile values; `...` any lines. */
+/** Whether `printed` is what `shown` shows: JSON whole, modulo volatile values; `abc...` a line starting abc; `...` any lines. */
 function matches (printed: readonly string[], shown: readonly string[]): boolean {
   if (shown.length === 0) return printed.length === 0
   const [first, ...rest] = shown
   if (first === '...') return printed.some((_, i) => matches(printed.slice(i), rest)) || matches([], rest)
   if (printed.length === 0) return false
   const json = parsed(first!)
-  const same = json === undefined ? printed[0] === first : JSON.stringify(parsed(printed[0]!)) === JSON.stringify(json)
+  const same = json !== undefined
+    ? JSON.stringify(parsed(printed[0]!)) === JSON.stringify(json)
+    : first!.endsWith('...') ? printed[0]!.startsWith(first!.slice(0, -3)) : printed[0] === first
   return same && matches(printed.slice(1), rest)
 }
 
@@ -215,12 +219,13 @@ describe('the examples of README.md and docs/', function () {
         symlinkSync(path.join(ROOT, 'test'), path.join(run.dir, 'test'))
       })
       for (const block of marked) {
-        if (block.kind === 'settings') {
-          it(`line ${block.line}: the settings file ${block.target ?? ''} is one the settings reader takes`, () => {
-            const file = path.join(run.dir, block.target ?? 'model-settings.json')
+        if (block.kind === 'settings' || block.kind === 'keys') {
+          const [what, read] = block.kind === 'settings' ? ['settings file', readModelSettings] : ['key file', readKeyFile]
+          it(`line ${block.line}: the ${what} ${block.target ?? ''} is one its reader takes`, () => {
+            const file = path.join(run.dir, block.target ?? (block.kind === 'settings' ? 'model-settings.json' : 'keys.json'))
             mkdirSync(path.dirname(file), { recursive: true })
             writeFileSync(file, block.body.join('\n'))
-            expect(() => readModelSettings(file)).not.to.throw()
+            expect(() => read(file)).not.to.throw()
           })
           continue
         }

@@ -19,7 +19,7 @@ RUN npm ci --no-audit --no-fund
 # and only a .xz/.lzma model file needs it), the built service and the default model.
 FROM node:20-bookworm-slim
 # A fixed mmap threshold: glibc's moving one let models loaded and unloaded one after another
-# stay resident (README "Many models": +35 MB for nine models without it, none with it).
+# stay resident (bench/results/README.md: +35 MB for nine models without it, none with it).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -41,5 +41,5 @@ STOPSIGNAL SIGTERM
 # V8 grows a heap to 1.2 times what survives its last full collection, not up to 4 times: the
 # front thread's garbage under load is collected sooner; and its young generation holds what 50
 # requests in flight keep alive (8 MB semi-spaces), so they die young instead of filling the
-# old generation (README "Performance").
+# old generation (docs/performance.md).
 CMD ["node", "--max-semi-space-size=8", "--heap-growing-percent=20", "dist/src/main.bundle.js"]

@@ -105,7 +105,7 @@ Options:
   serve: `Usage: tfidf-serve serve [--model_name NAME] [--model_dir DIR] [--http_port N] [--grpc_port N]
 
 Starts the HTTP service on PORT (default 8000); configure it with the environment
-variables listed in README.md (MODEL_PATH, VECTORIZER_PATH, MODEL_REPOSITORY, WORKERS, ...).
+variables listed in docs/http-api.md (MODEL_PATH, VECTORIZER_PATH, MODEL_REPOSITORY, WORKERS, ...).
 KServe's flags set MODEL_NAME, MODEL_DIR (a folder holding one model), PORT and GRPC_PORT.
 `
 }

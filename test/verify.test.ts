@@ -1,7 +1,7 @@
 /**
  * `verify` where the app recorded its answers with a later version of the model's library
  * than the one that wrote the file: an LGBMClassifier written before lightgbm 4.7.0 (no
- * decision_function then) recorded by lightgbm 4.7 with README's script, which writes
+ * decision_function then) recorded by lightgbm 4.7 with the script of docs/preprocessing.md, which writes
  * `decision` (test/fixtures/verify/lightgbm-before-4.7/generate.py). Its decision values are
  * compared with lightgbm 4.7's raw scores; a recorded field no version gives is not comparable,
  * never a disagreement.

@@ -399,8 +399,8 @@ describe('GRPC_PORT in the service process', function () {
       const inference = clientOf(SERVICES.inference, ready!.grpc_port)
       const response = await unary<InferResponse>(inference, 'ModelInfer', { ...bytesInfer(['a wonderful film']), model_name: 'default' })
       expect(valuesOf(response).predict!.data).to.deep.equal(['positive'])
-      // README's grpcurl example, its base64 bytes decoded as grpcurl decodes them.
-      const readme = /grpc_service\.proto \\\n\s+-d '([^']+)'/.exec(readFileSync(path.join(ROOT, 'README.md'), 'utf8'))![1]!
+      // The grpcurl example of docs/many-models.md, its base64 bytes decoded as grpcurl decodes them.
+      const readme = /grpc_service\.proto \\\n\s+-d '([^']+)'/.exec(readFileSync(path.join(ROOT, 'docs', 'many-models.md'), 'utf8'))![1]!
       const example = JSON.parse(readme) as { inputs: Array<{ contents: { bytes_contents: string[] } }> }
       for (const input of example.inputs) input.contents.bytes_contents = input.contents.bytes_contents.map(b => Buffer.from(b, 'base64')) as unknown as string[]
       const answer = await unary<InferResponse>(inference, 'ModelInfer', example)

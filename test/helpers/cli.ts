@@ -6,10 +6,13 @@ export const CLI = path.join(ROOT, 'dist', 'src', 'cli.js')
 
 export interface CliRun { stdout: string, stderr: string, code: number }
 
-/** Runs the built CLI with `input` on stdin (Node flags such as `--import` go in `nodeArgs`). */
-export async function runCli (args: string[], input = '', nodeArgs: string[] = []): Promise<CliRun> {
+/**
+ * Runs the built CLI with `input` on stdin (Node flags such as `--import` go in `nodeArgs`), in
+ * the folder `cwd` (default: this process's).
+ */
+export async function runCli (args: string[], input = '', nodeArgs: string[] = [], cwd?: string): Promise<CliRun> {
   return await new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [...nodeArgs, CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'], cwd })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })

@@ -12,9 +12,12 @@ export const MAIN = path.join(ROOT, 'dist', 'src', 'main.bundle.js')
 
 export interface Run { child: ChildProcess, stdout: () => string, stderr: () => string, exit: Promise<number> }
 
-/** The service process, on an ephemeral port of 127.0.0.1, configured by `env` only. */
-export function start (env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', WORKERS: '2', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+/**
+ * The service process, on an ephemeral port of 127.0.0.1, configured by `env` only, in the
+ * folder `cwd` (default: this process's), which relative paths in `env` resolve against.
+ */
+export function start (env: Record<string, string>, cwd?: string): Run {
+  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', WORKERS: '2', ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd })
   let out = ''
   let err = ''
   child.stdout!.on('data', (d: Buffer) => { out += d.toString() })

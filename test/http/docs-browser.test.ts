@@ -64,7 +64,7 @@ describe('the /docs page in a browser', function () {
     const body = await predict.locator('.live-responses-table .response-col_description pre').first().innerText()
     expect(JSON.parse(body)).to.include({ sentiment: 'positive', model_used: 'LogisticRegression' })
     if (process.env.DOCS_SCREENSHOT === '1') {
-      // README's picture: the request and the prediction it got.
+      // The picture docs/http-api.md shows: the request and the prediction it got.
       await predict.locator('.live-responses-table').scrollIntoViewIfNeeded()
       await page.screenshot({ path: path.join(ROOT, 'docs', 'api-docs-try-it-out.png') })
     }

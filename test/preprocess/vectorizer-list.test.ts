@@ -1,6 +1,6 @@
 /**
  * A CountVectorizer and a TfidfTransformer saved as two files, named in model-settings.json
- * as a list in `vectorizer` (README: "Your app's preprocessing"), answer as scikit-learn did
+ * as a list in `vectorizer` (docs/preprocessing.md), answer as scikit-learn did
  * (test/fixtures/sklearn/separate-transformer, made by test/fixtures/generate.py).
  */
 import { expect } from 'chai'

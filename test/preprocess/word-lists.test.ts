@@ -164,7 +164,7 @@ describe('word list steps in the settings', () => {
   })
 })
 
-describe("the forms README shows, as written", () => {
+describe("the forms docs/preprocessing.md shows, as written", () => {
   it('re.sub flags as a list of names (["IGNORECASE"]) and keep if as Python names the method ("str.isalpha", "not str.isupper")', () => {
     const clean = compiled('readme-forms', [
       { op: 're.sub', pattern: 'http\\S+', repl: ' ', flags: ['IGNORECASE'] },

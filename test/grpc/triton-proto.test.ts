@@ -3,7 +3,7 @@
  * Triton's grpc_service.proto (test/fixtures/triton, unchanged), sent with Python's grpcio as
  * tritonclient.grpc sends them, to the service process. A field number or type of ours that
  * differs from Triton's shows here. Needs python3-grpcio, python3-protobuf and
- * protobuf-compiler (.ci/run installs them); fails, never skips, without them.
+ * protobuf-compiler (npm test installs them: scripts/test-deps.sh); fails, never skips, without them.
  */
 import { expect } from 'chai'
 import { execFile, spawnSync } from 'node:child_process'

@@ -1,6 +1,6 @@
 /**
  * Real processes for tests: the service as `npm start` runs it (node dist/src/main.bundle.js), and a
- * real redis-server (Debian's package; .ci/run installs it) on a free port of 127.0.0.1.
+ * real redis-server (Debian's package; npm test installs it: scripts/test-deps.sh) on a free port of 127.0.0.1.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'

@@ -1,7 +1,7 @@
 /**
  * The docs page in a real headless browser: Debian's chromium (apt-get install chromium;
- * .ci/run installs it), driven by playwright-core, on a real server on 127.0.0.1. Skipped
- * when no chromium is installed, unless REQUIRE_BROWSER=1 (as CI sets it).
+ * npm test installs it: scripts/test-deps.sh), driven by playwright-core, on a real server on 127.0.0.1. Skipped
+ * when no chromium is installed, unless REQUIRE_BROWSER=1 (as npm test sets it).
  */
 import { expect } from 'chai'
 import { existsSync } from 'node:fs'

@@ -46,7 +46,7 @@ function ensembleSpec (settings: ModelSettings, name: string, root: string | nul
 export function ensembleModelSpec (settings: ModelSettings, name: string, root: string | null): ModelSpec | string {
   const ensemble = ensembleSpec(settings, name, root)
   if (typeof ensemble === 'string') return ensemble
-  return { paths: { model: settings.file, vectorizers: [] }, settingsFile: settings.file, batching: settings.batching, ensemble }
+  return { paths: { model: settings.file, vectorizers: [] }, settingsFile: settings.file, batching: settings.batching, maxWorkers: settings.maxWorkers, ensemble }
 }
 
 /** The model in one folder (a model folder, or one of its version folders); `root`: the repository, which an ensemble's members may name models of. */
@@ -58,7 +58,7 @@ function specIn (dir: string, modelDir: string, name: string, root: string | nul
   const named = settings !== null && path.dirname(settings.file) === dir && settings.model !== null
   const files = named ? { model: settings.model!, vectorizers: [...settings.vectorizers] } : conventionalFiles(dir, new Set(settings?.labels != null && 'file' in settings.labels ? [settings.labels.file] : []))
   if (files.model === null) return `no model file in ${dir} (final_best_model.pkl, or one pickle)`
-  return { paths: { model: files.model, vectorizers: files.vectorizers }, settingsFile, batching: settings?.batching ?? null }
+  return { paths: { model: files.model, vectorizers: files.vectorizers }, settingsFile, batching: settings?.batching ?? null, maxWorkers: settings?.maxWorkers ?? null }
 }
 
 /**

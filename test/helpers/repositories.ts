@@ -18,3 +18,32 @@ export function makeThreeModelRepository (prefix: string): string {
   copyFileSync(path.join(FIXTURES, 'hostile', 'self-list.pkl'), path.join(root, 'hostile', 'model.pkl'))
   return root
 }
+
+/** The text the slow model of `makeSlowModelRepository` backtracks on: 2^25 ways to split its letters (about half a second of a core). */
+export const CATASTROPHIC_TEXT = 'a'.repeat(25) + '!'
+
+/**
+ * sentiment (the shipped model) beside slow (the same model, its app's cleaning a regular
+ * expression that backtracks catastrophically on CATASTROPHIC_TEXT); `slow` adds to the slow
+ * model's settings (max_workers).
+ */
+export function makeSlowModelRepository (prefix: string, slow: Record<string, unknown> = {}): string {
+  const root = mkdtempSync(path.join(tmpdir(), prefix))
+  mkdirSync(path.join(root, 'sentiment'))
+  for (const f of ['final_best_model.pkl', 'tfidf_vectorizer.pkl']) copyFileSync(path.join(ROOT, 'models', f), path.join(root, 'sentiment', f))
+  mkdirSync(path.join(root, 'slow'))
+  writeFileSync(path.join(root, 'slow', 'model-settings.json'), JSON.stringify({
+    parameters: {
+      extra: {
+        tfidf_serve: {
+          model: path.join(ROOT, 'models', 'final_best_model.pkl'),
+          vectorizer: path.join(ROOT, 'models', 'tfidf_vectorizer.pkl'),
+          functions: path.join(FIXTURES, 'sharing', 'catastrophic-functions.mjs'),
+          preprocess: [{ op: 'function', name: '__main__.clean' }],
+          ...slow
+        }
+      }
+    }
+  }))
+  return root
+}

@@ -3,6 +3,7 @@ import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSy
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { FIXTURES, ROOT } from './paths.js'
+import { timedPost } from './service.js'
 
 /** sentiment (the shipped model, versioned 1), spam (an app's fixture, named by its folder), hostile (refused at load). */
 export function makeThreeModelRepository (prefix: string): string {
@@ -46,4 +47,16 @@ export function makeSlowModelRepository (prefix: string, slow: Record<string, un
     }
   }))
   return root
+}
+
+/**
+ * Keeps `clients` requests to the slow model of `makeSlowModelRepository` in flight until
+ * `done`; returns their statuses (200, or 503 when a text ran past the prediction timeout).
+ */
+export async function loadSlowModel (base: string, clients: number, done: () => boolean): Promise<number[]> {
+  const statuses: number[] = []
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (!done()) statuses.push((await timedPost(base, '/models/slow/predict', { text: CATASTROPHIC_TEXT })).status)
+  }))
+  return statuses
 }

@@ -4,15 +4,23 @@
  * 127.0.0.1 with two workers and PREDICTION_TIMEOUT_MS 2000. While the slow model's requests
  * keep more tasks coming than there are workers, the default model's requests are each
  * answered 200 within their normal bound: the slow model holds at most one worker of two.
- * Bounds are generous: the test shares two cores with the slow model's backtracking.
+ * Bounds are generous: the test shares two cores with the slow model's backtracking. Given
+ * every worker (max_workers 2), the slow model makes the default model wait, as it did before.
  */
 import { expect } from 'chai'
 import { rmSync } from 'node:fs'
 import { loadSlowModel, makeSlowModelRepository } from '../helpers/repositories.js'
 import { serveRepository, timedPost, type RepositoryServer } from '../helpers/service.js'
 
-/** Longest a default model's request may take beside the slow model: its normal time is a few milliseconds. */
-const BOUND_MS = 750
+/**
+ * The default model's normal latency, generously: its median is a few milliseconds, and on a
+ * machine shared with other work one request in a hundred takes some hundreds (measured by
+ * bench/pool/model-shares.bench.ts, with no slow model: max 377 ms). Waiting for one slow task
+ * alone takes about 500 ms; the issue's failure was a 503 after QUEUE_TIMEOUT_MS (2000 ms).
+ */
+const MEDIAN_BOUND_MS = 100
+const BOUND_MS = 1500
+const median = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 interface Served { root: string, server: RepositoryServer, base: string }
 
@@ -40,7 +48,7 @@ describe('workers shared fairly between models', function () {
       before(async () => { served = await serve(env) })
       after(async () => { await stop(served) })
 
-      it(`leaves a worker to the default model: each of its requests is answered 200 within ${BOUND_MS} ms`, async () => {
+      it(`leaves a worker to the default model: each of its requests is answered 200, within ${BOUND_MS} ms, their median within ${MEDIAN_BOUND_MS} ms`, async () => {
         const { base } = served!
         let done = false
         const slow = loadSlowModel(base, 4, () => done)
@@ -55,6 +63,7 @@ describe('workers shared fairly between models', function () {
         const statuses = await slow
         expect(answers.map(a => a.status)).to.deep.equal(answers.map(() => 200))
         expect(Math.max(...answers.map(a => a.ms)), 'slowest of the default model\'s requests (ms)').to.be.below(BOUND_MS)
+        expect(median(answers.map(a => a.ms)), 'median of the default model\'s requests (ms)').to.be.below(MEDIAN_BOUND_MS)
         // The slow model was served all along, on its share.
         expect(statuses.filter(s => s === 200).length, `slow model statuses ${statuses.join(' ')}`).to.be.above(0)
         expect(statuses.every(s => s === 200 || s === 503)).to.equal(true)
@@ -79,7 +88,7 @@ describe('workers shared fairly between models', function () {
         done = true
       }
       await slow
-      expect(Math.max(...answers.map(a => a.ms))).to.be.above(BOUND_MS)
+      expect(median(answers.map(a => a.ms)), 'median of the default model\'s requests (ms)').to.be.above(MEDIAN_BOUND_MS)
     })
   })
 })

@@ -11,7 +11,7 @@
 import { rmSync } from 'node:fs'
 import { availableParallelism, cpus } from 'node:os'
 import { ModelShares } from '../../src/pool/model-shares.js'
-import { loadSlowModel, makeSlowModelRepository } from '../../test/helpers/repositories.js'
+import { makeSlowModelRepository, whileSlowModelLoaded } from '../../test/helpers/repositories.js'
 import { serveRepository, timedPost } from '../../test/helpers/service.js'
 
 const SECONDS = Number(process.argv[2] ?? 8)
@@ -27,21 +27,14 @@ async function measure (slow: Record<string, unknown> | null, slowClients: numbe
   if (slow === null) rmSync(`${root}/slow`, { recursive: true })
   const server = await serveRepository(root, ENV)
   try {
-    let done = false
-    const slowStatuses = loadSlowModel(server.base, slowClients, () => done)
-    await new Promise(resolve => setTimeout(resolve, 500))
-    const ms: number[] = []
-    let non200 = 0
-    const until = performance.now() + SECONDS * 1000
-    for (let i = 0; performance.now() < until; i++) {
-      const answer = await timedPost(server.base, '/predict', { text: `a good film, number ${i}` })
-      ms.push(answer.ms)
-      if (answer.status !== 200) non200++
-    }
-    done = true
-    const statuses = await slowStatuses
-    ms.sort((a, b) => a - b)
-    return { requests: ms.length, non200, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99), max: ms.at(-1)!, slow200: statuses.filter(s => s === 200).length, slow503: statuses.filter(s => s === 503).length }
+    const { result: answers, slowStatuses: statuses } = await whileSlowModelLoaded(server.base, slowClients, async () => {
+      const out: Array<{ status: number, ms: number }> = []
+      const until = performance.now() + SECONDS * 1000
+      for (let i = 0; performance.now() < until; i++) out.push(await timedPost(server.base, '/predict', { text: `a good film, number ${i}` }))
+      return out
+    })
+    const sorted = answers.map(a => a.ms).sort((a, b) => a - b)
+    return { requests: sorted.length, non200: answers.filter(a => a.status !== 200).length, p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), max: sorted.at(-1)!, slow200: statuses.filter(s => s === 200).length, slow503: statuses.filter(s => s === 503).length }
   } finally {
     await server.close()
     rmSync(root, { recursive: true, force: true })

@@ -50,13 +50,21 @@ export function makeSlowModelRepository (prefix: string, slow: Record<string, un
 }
 
 /**
- * Keeps `clients` requests to the slow model of `makeSlowModelRepository` in flight until
- * `done`; returns their statuses (200, or 503 when a text ran past the prediction timeout).
+ * Runs `work` while `clients` requests to the slow model of `makeSlowModelRepository` are kept
+ * in flight (from half a second before it, so that slow tasks surely run); returns what `work`
+ * returned and the slow requests' statuses (200, or 503 when a text ran past the prediction timeout).
  */
-export async function loadSlowModel (base: string, clients: number, done: () => boolean): Promise<number[]> {
+export async function whileSlowModelLoaded<T> (base: string, clients: number, work: () => Promise<T>): Promise<{ result: T, slowStatuses: number[] }> {
   const statuses: number[] = []
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (!done()) statuses.push((await timedPost(base, '/models/slow/predict', { text: CATASTROPHIC_TEXT })).status)
+  let done = false
+  const slow = Promise.all(Array.from({ length: clients }, async () => {
+    while (!done) statuses.push((await timedPost(base, '/models/slow/predict', { text: CATASTROPHIC_TEXT })).status)
   }))
-  return statuses
+  try {
+    await new Promise(resolve => setTimeout(resolve, 500))
+    return { result: await work(), slowStatuses: statuses }
+  } finally {
+    done = true
+    await slow
+  }
 }

@@ -22,6 +22,15 @@ function workers (): { hand: (task: object) => Promise<string>, handed: object[]
 
 const turn = async (): Promise<void> => { await new Promise(resolve => setImmediate(resolve)) }
 
+/** Two models on two workers, the first one's share (one worker) taken by a task of `w`. */
+function slowShareTaken (w: ReturnType<typeof workers>): ModelShares {
+  const shares = new ModelShares(2)
+  shares.add('slow', null)
+  shares.add('other', null)
+  void shares.run('slow', { i: 1 }, undefined, w.hand)
+  return shares
+}
+
 describe('ModelShares', () => {
   context('the default rule', () => {
     it('gives the only model served every worker, and each of several all but one', () => {
@@ -82,11 +91,8 @@ describe('ModelShares', () => {
     })
 
     it('leave the line when their request is aborted, with an AbortError, and the next in line keeps its place', async () => {
-      const shares = new ModelShares(2)
-      shares.add('slow', null)
-      shares.add('other', null)
       const w = workers()
-      void shares.run('slow', { i: 1 }, undefined, w.hand)
+      const shares = slowShareTaken(w)
       const abort = new TaskAbort()
       const cut = shares.run('slow', { i: 2 }, abort, w.hand)
       const kept = shares.run('slow', { i: 3 }, undefined, w.hand)
@@ -119,11 +125,8 @@ describe('ModelShares', () => {
     })
 
     it('wait under the request\'s queue clock: past it, the request is cut as one that waited for a worker', async () => {
-      const shares = new ModelShares(2)
-      shares.add('slow', null)
-      shares.add('other', null)
       const w = workers()
-      void shares.run('slow', { i: 1 }, undefined, w.hand)
+      const shares = slowShareTaken(w)
       const abort = new TaskAbort()
       const clock = new TaskClock(abort, { queueMs: 50, runMs: 10000 })
       const started = performance.now()
@@ -135,11 +138,8 @@ describe('ModelShares', () => {
     })
 
     it('start their run clock when a worker takes them after the wait, not before', async () => {
-      const shares = new ModelShares(2)
-      shares.add('slow', null)
-      shares.add('other', null)
       const w = workers()
-      void shares.run('slow', { i: 1 }, undefined, w.hand)
+      const shares = slowShareTaken(w)
       const abort = new TaskAbort()
       const clock = new TaskClock(abort, { queueMs: 10000, runMs: 60 })
       let startedAt = 0

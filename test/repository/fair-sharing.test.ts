@@ -9,7 +9,7 @@
  */
 import { expect } from 'chai'
 import { rmSync } from 'node:fs'
-import { loadSlowModel, makeSlowModelRepository } from '../helpers/repositories.js'
+import { makeSlowModelRepository, whileSlowModelLoaded } from '../helpers/repositories.js'
 import { serveRepository, timedPost, type RepositoryServer } from '../helpers/service.js'
 
 /**
@@ -36,9 +36,6 @@ async function stop (s: Served | undefined): Promise<void> {
   rmSync(s.root, { recursive: true, force: true })
 }
 
-/** The slow model's tasks busy on the workers: wait until one of them is surely running. */
-const settle = async (): Promise<void> => { await new Promise(resolve => setTimeout(resolve, 300)) }
-
 describe('workers shared fairly between models', function () {
   this.timeout(120000)
 
@@ -50,17 +47,12 @@ describe('workers shared fairly between models', function () {
 
       it(`leaves a worker to the default model: each of its requests is answered 200, within ${BOUND_MS} ms, their median within ${MEDIAN_BOUND_MS} ms`, async () => {
         const { base } = served!
-        let done = false
-        const slow = loadSlowModel(base, 4, () => done)
-        await settle()
-        const answers: Array<{ status: number, ms: number }> = []
-        try {
-          for (let i = 0; i < 30; i++) answers.push(await timedPost(base, '/predict', { text: `a good film, number ${i}` }))
-          for (let i = 0; i < 5; i++) answers.push(await timedPost(base, '/predict', { texts: Array.from({ length: 20 }, (_, k) => `text ${i} ${k}`), batch_size: 5 }))
-        } finally {
-          done = true
-        }
-        const statuses = await slow
+        const { result: answers, slowStatuses: statuses } = await whileSlowModelLoaded(base, 4, async () => {
+          const out: Array<{ status: number, ms: number }> = []
+          for (let i = 0; i < 30; i++) out.push(await timedPost(base, '/predict', { text: `a good film, number ${i}` }))
+          for (let i = 0; i < 5; i++) out.push(await timedPost(base, '/predict', { texts: Array.from({ length: 20 }, (_, k) => `text ${i} ${k}`), batch_size: 5 }))
+          return out
+        })
         expect(answers.map(a => a.status)).to.deep.equal(answers.map(() => 200))
         expect(Math.max(...answers.map(a => a.ms)), 'slowest of the default model\'s requests (ms)').to.be.below(BOUND_MS)
         expect(median(answers.map(a => a.ms)), 'median of the default model\'s requests (ms)').to.be.below(MEDIAN_BOUND_MS)
@@ -78,16 +70,7 @@ describe('workers shared fairly between models', function () {
 
     it('holds both workers, as its settings say: the default model\'s requests wait behind it', async () => {
       const { base } = served!
-      let done = false
-      const slow = loadSlowModel(base, 4, () => done)
-      await settle()
-      const answers: Array<{ status: number, ms: number }> = []
-      try {
-        for (let i = 0; i < 5; i++) answers.push(await timedPost(base, '/predict', { text: `a good film, number ${i}` }))
-      } finally {
-        done = true
-      }
-      await slow
+      const { result: answers } = await whileSlowModelLoaded(base, 4, async () => await Promise.all([0, 1, 2, 3, 4].map(async i => await timedPost(base, '/predict', { text: `a good film, number ${i}` }))))
       expect(median(answers.map(a => a.ms)), 'median of the default model\'s requests (ms)').to.be.above(MEDIAN_BOUND_MS)
     })
   })

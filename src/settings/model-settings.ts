@@ -53,7 +53,7 @@ export type TieRule = 'first' | 'lowest'
  * (with its own settings, labels included).
  */
 export type EnsembleMemberSettings =
-  | { readonly kind: 'file', readonly name: string, readonly weight: number, readonly model: string, readonly vectorizers: readonly string[], readonly labels: LabelSource | null }
+  | { readonly kind: 'file', readonly name: string, readonly weight: number, readonly model: string, readonly vectorizers: readonly string[], readonly labels?: LabelSource }
   | { readonly kind: 'model', readonly name: string, readonly weight: number, readonly model: string }
 
 export interface EnsembleSettings {
@@ -308,7 +308,7 @@ function ensembleOf (raw: RawEnsemble, namesModel: boolean, vectorizers: readonl
     if (m.file !== undefined) {
       const own = m.vectorizer === undefined ? undefined : typeof m.vectorizer === 'string' ? [m.vectorizer] : m.vectorizer
       const name = m.name ?? path.basename(m.file).replace(/\.[^.]*$/, '')
-      members.push(Object.freeze({ kind: 'file', name, weight, model: at(m.file), vectorizers: Object.freeze(own === undefined ? [...vectorizers] : own.map(at)), labels: labelSource(m.labels, at) }))
+      members.push(Object.freeze({ kind: 'file', name, weight, model: at(m.file), vectorizers: Object.freeze(own === undefined ? [...vectorizers] : own.map(at)), ...(m.labels === undefined ? {} : { labels: labelSource(m.labels, at)! }) }))
     } else {
       members.push(Object.freeze({ kind: 'model', name: m.name ?? m.model!, weight, model: m.model! }))
     }

@@ -46,7 +46,7 @@ const MODEL_OPTIONS = `  --model PATH          classifier, Pipeline or bundle fi
   -h, --help            show this help
 
 An ensemble's settings (--settings, no --model) may name members by repository model: they
-are looked up in the repository that holds the settings' folder, or in --repository.`
+are looked up in the repository that holds the settings' folder, as the service would.`
 
 const HELP: Record<string, string> = {
   predict: `Usage: tfidf-serve predict [options] [FILE]
@@ -91,7 +91,8 @@ EXPECTED holds your app's own answers, one JSON line per text:
 ("proba", "decision" and "fed" when your app has them; "fed" is the text as your app passed
 it to the vectorizer; "confidence" too, if you like). For an ensemble, "label" and
 "confidence" are the ensemble's, and "members" may give the members' own answers by name:
-  {"text": "...", "label": "ISFP", "confidence": 0.21, "members": {"ie": {"label": "I", "proba": [...]}, ...}} Each text goes through the model as tfidf-serve serves it (the
+  {"text": "...", "label": "ISFP", "confidence": 0.21, "members": {"ie": {"label": "I", "proba": [...]}, ...}}
+Each text goes through the model as tfidf-serve serves it (the
 settings' preprocessing, your functions module, the model); writes a JSON report (texts,
 agreements, largest differences, the first differences with both answers and both fed
 texts). Exit 0 only when every label is equal and every number within 1e-9.

@@ -5,6 +5,7 @@
  */
 import { once } from 'node:events'
 import { availableParallelism } from 'node:os'
+import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { ServiceError } from './errors.js'
 import { MAIN_BUNDLE } from './layout.js'
@@ -38,7 +39,14 @@ const MODEL_OPTIONS = `  --model PATH          classifier, Pipeline or bundle fi
                         labels (default: model-settings.json beside --model, if there is one)
   --labels FILE         names for the classes: a LabelEncoder pickle, or a JSON object
                         {"0": "ham", "1": "spam"} (replaces the settings' labels)
-  -h, --help            show this help`
+  --repository DIR      a model repository (as MODEL_REPOSITORY): use its model --model-name,
+                        or its only model, as the service serves it (instead of --model,
+                        --vectorizer and --settings)
+  --model-name NAME     which model of --repository
+  -h, --help            show this help
+
+An ensemble's settings (--settings, no --model) may name members by repository model: they
+are looked up in the repository that holds the settings' folder, as the service would.`
 
 const HELP: Record<string, string> = {
   predict: `Usage: tfidf-serve predict [options] [FILE]
@@ -81,7 +89,10 @@ ${MODEL_OPTIONS}
 EXPECTED holds your app's own answers, one JSON line per text:
   {"text": "...", "label": "...", "proba": [...], "decision": [...], "fed": "..."}
 ("proba", "decision" and "fed" when your app has them; "fed" is the text as your app passed
-it to the vectorizer). Each text goes through the model as tfidf-serve serves it (the
+it to the vectorizer; "confidence" too, if you like). For an ensemble, "label" and
+"confidence" are the ensemble's, and "members" may give the members' own answers by name:
+  {"text": "...", "label": "ISFP", "confidence": 0.21, "members": {"ie": {"label": "I", "proba": [...]}, ...}}
+Each text goes through the model as tfidf-serve serves it (the
 settings' preprocessing, your functions module, the model); writes a JSON report (texts,
 agreements, largest differences, the first differences with both answers and both fed
 texts). Exit 0 only when every label is equal and every number within 1e-9.
@@ -112,21 +123,38 @@ KServe's flags set MODEL_NAME, MODEL_DIR (a folder holding one model), PORT and 
 
 class UsageError extends Error {}
 
-/** The model, its settings and label names, as the flags give them; `ensemble` when the settings (with no --model) declare one. */
-async function modelSpec (values: { model?: string, vectorizer?: string[], settings?: string, labels?: string }): Promise<ServedModelSpec & { ensemble: EnsembleSpec | null }> {
+type ModelFlags = { model?: string, vectorizer?: string[], settings?: string, labels?: string, repository?: string, 'model-name'?: string }
+
+/**
+ * The model, its settings and label names, as the flags give them: a model of --repository
+ * read as the service reads it, else the files and settings named; `ensemble` when the
+ * settings (with no --model) declare one, its repository members looked up as the service would.
+ */
+async function modelSpec (values: ModelFlags): Promise<ServedModelSpec & { ensemble: EnsembleSpec | null }> {
+  const { labelSourceOf } = await import('./model/served-model.js')
+  const labels = values.labels === undefined ? null : labelSourceOf(values.labels)
+  const ensembleLabels = (): never => { throw new UsageError('--labels names one model\'s classes; an ensemble\'s members name their own (each member\'s "labels", or its model\'s settings)') }
+  if (values.repository !== undefined || values['model-name'] !== undefined) {
+    if (values.repository === undefined) throw new UsageError('--model-name names a model of --repository DIR: give the repository')
+    if (values.model !== undefined || values.vectorizer !== undefined || values.settings !== undefined) throw new UsageError('--repository reads the model\'s files and settings from its folder: drop --model, --vectorizer and --settings')
+    const { chooseDefault } = await import('./repository/layout.js')
+    const { spec } = chooseDefault(path.resolve(values.repository), values['model-name'], { repository: '--repository', model: '--model-name' })
+    if (spec.ensemble != null && labels !== null) ensembleLabels()
+    return { paths: spec.paths, settingsFile: spec.settingsFile, labels, ensemble: spec.ensemble ?? null }
+  }
   const { readModelSettings, settingsBeside } = await import('./settings/model-settings.js')
   const settingsFile = values.settings ?? (values.model === undefined ? undefined : settingsBeside(values.model))
   const settings = settingsFile === undefined ? null : readModelSettings(settingsFile)
   if (settings?.ensemble != null && values.model === undefined) {
-    const { ensembleSpecOf } = await import('./model/ensemble.js')
-    const ensemble = ensembleSpecOf(settings, m => `ensemble member ${m.name} names the repository model ${JSON.stringify(m.model)}, which the command line cannot look up: serve the repository (MODEL_REPOSITORY), or name the member's "file"`)
-    if (typeof ensemble === 'string') throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${ensemble}`, { file: settings.file })
-    return { paths: { model: settings.file, vectorizers: [] }, settingsFile: settings.file, labels: null, ensemble }
+    if (labels !== null) ensembleLabels()
+    const { ensembleModelSpec, repositoryHolding } = await import('./repository/layout.js')
+    const spec = ensembleModelSpec(settings, settings.name, repositoryHolding(settings.file))
+    if (typeof spec === 'string') throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${spec}`, { file: settings.file })
+    return { paths: spec.paths, settingsFile: settings.file, labels: null, ensemble: spec.ensemble! }
   }
   const model = values.model ?? settings?.model ?? DEFAULT_MODEL_PATH
   const vectorizers = values.vectorizer ?? (values.model !== undefined ? [] : settings?.model != null ? [...settings.vectorizers] : [DEFAULT_VECTORIZER_PATH])
-  const { labelSourceOf } = await import('./model/served-model.js')
-  return { paths: { model, vectorizers }, settingsFile: settings?.file ?? null, labels: values.labels === undefined ? null : labelSourceOf(values.labels), ensemble: null }
+  return { paths: { model, vectorizers }, settingsFile: settings?.file ?? null, labels, ensemble: null }
 }
 
 /** Loads the flags' model in this thread: an ensemble, or a single model. */
@@ -140,6 +168,8 @@ const MODEL_ARGS = {
   vectorizer: { type: 'string', multiple: true },
   settings: { type: 'string' },
   labels: { type: 'string' },
+  repository: { type: 'string' },
+  'model-name': { type: 'string' },
   help: { type: 'boolean', short: 'h' }
 } as const
 
@@ -259,11 +289,8 @@ async function verifyCommand (argv: string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('verify takes one EXPECTED file')
   const show = Number(values.show)
   if (!Number.isInteger(show) || show < 0) throw new UsageError(`--show must be an integer >= 0, not '${values.show ?? ''}'`)
-  const [{ loadServedModel }, { verify }] = await Promise.all([import('./model/served-model.js'), import('./verify.js')])
-  const spec = await modelSpec(values)
-  // verify compares one model's cleaned text and answers with its app's; an ensemble's members are each such a model.
-  if (spec.ensemble !== null) throw new ServiceError('ERR_CONFIG_INVALID', 'verify checks one model against its app: verify each member of the ensemble with its own files (--model, --vectorizer, --settings)', { file: spec.ensemble.file })
-  const { predictor } = await loadServedModel(spec)
+  const { verify } = await import('./verify.js')
+  const { predictor } = await loadAnyModel(await modelSpec(values))
   const report = await verify(predictor, positionals[0]!, show)
   process.stdout.write(JSON.stringify(report, null, 2) + '\n')
   return report.disagree === 0 ? 0 : 1

@@ -42,6 +42,7 @@ export async function main (): Promise<void> {
       vectorizerPaths: first.spec.paths.vectorizers ?? [],
       settingsFile: first.spec.settingsFile,
       modelBatching: first.spec.batching,
+      modelMaxWorkers: first.spec.maxWorkers,
       ensemble: first.spec.ensemble ?? null,
       decoding,
       onWorkerRestart: threadId => {

@@ -1,11 +1,12 @@
 /**
  * The command line with an ensemble's settings (`--settings`, no `--model`): `predict` on the
  * worker pool and `explain` in-thread answer as the app's Python did (fixtures of
- * test/fixtures/ensembles); members named by repository name, and `verify`, are refused with
- * what to do instead.
+ * test/fixtures/ensembles); members named by repository name are found in the repository that
+ * holds the settings' folder (test/joined-labels.test.ts has `verify` and `--repository`).
  */
 import { expect } from 'chai'
-import { readFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { runCli } from './helpers/cli.js'
 import { FIXTURES } from './helpers/paths.js'
@@ -43,10 +44,20 @@ describe('the command line with an ensemble', function () {
     })
   })
 
-  it('refuses members named by repository name, and verify, saying what to do', async () => {
-    const named = await runCli(['predict', '--settings', settings('hybrid')], 'hello\n')
-    expect([named.code, named.stderr.split('\n')[0]]).to.deep.equal([1, `tfidf-serve: invalid model settings: ensemble member spam-lr names the repository model "spam-lr", which the command line cannot look up: serve the repository (MODEL_REPOSITORY), or name the member's "file" in ${settings('hybrid')}`])
-    const verify = await runCli(['verify', '--settings', settings('poem-vote'), '/dev/null'])
-    expect([verify.code, verify.stderr.split('\n')[0]]).to.deep.equal([1, `tfidf-serve: verify checks one model against its app: verify each member of the ensemble with its own files (--model, --vectorizer, --settings) in ${settings('poem-vote')}`])
+  it('finds members named by repository name in the repository that holds the settings\' folder, and names one it lacks', async () => {
+    const named = await runCli(['predict', '--settings', settings('hybrid'), '--format', 'jsonl', '--workers', '1'], JSON.stringify({ text: TEXTS[0] }) + '\n')
+    expect([named.code, named.stderr]).to.deep.equal([0, ''])
+    const answer = JSON.parse(named.stdout) as { label: string, confidence: number }
+    expect(answer.label).to.equal(rows('hybrid')[0]!.label)
+    expect(Math.abs(answer.confidence - rows('hybrid')[0]!.confidence)).to.be.at.most(1e-9)
+    const root = mkdtempSync(path.join(tmpdir(), 'tfidf-cli-lacking-'))
+    mkdirSync(path.join(root, 'lacking'))
+    writeFileSync(path.join(root, 'lacking', 'model-settings.json'), JSON.stringify({ parameters: { extra: { tfidf_serve: { ensemble: { combine: 'mean', members: [{ model: 'spam-lr' }, { model: 'spam-nb' }] } } } } }))
+    try {
+      const lacking = await runCli(['predict', '--settings', path.join(root, 'lacking', 'model-settings.json')], 'hello\n')
+      expect([lacking.code, lacking.stderr.split('\n')[0]]).to.deep.equal([1, `tfidf-serve: invalid model settings: ensemble member spam-lr: no model named "spam-lr" in the repository (none) in ${path.join(root, 'lacking', 'model-settings.json')}`])
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
   })
 })

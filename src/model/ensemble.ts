@@ -6,7 +6,7 @@
  * it is shared with the workers like any model's.
  */
 import { ServiceError } from '../errors.js'
-import type { CombineRule, EnsembleMemberSettings, ModelSettings, TieRule } from '../settings/model-settings.js'
+import type { CombineRule, EnsembleMemberSettings, LabelSource, ModelSettings, TieRule } from '../settings/model-settings.js'
 import type { TermCoverage } from '../sklearn/estimator.js'
 import type { Explanation } from '../sklearn/explain.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
@@ -20,6 +20,8 @@ export interface EnsembleMemberSpec {
   readonly weight: number
   readonly paths: ModelPaths
   readonly settingsFile: string | null
+  /** The member's own label names, which replace its settings' (a file member's `labels`). */
+  readonly labels?: LabelSource | null
 }
 
 /** What loads an ensemble: its rule and its members, and its settings file (for messages). */
@@ -88,7 +90,7 @@ export function ensembleSpecOf (settings: ModelSettings, resolveModel: (member: 
   if (declared === null) return 'the settings declare no ensemble'
   const members: EnsembleMemberSpec[] = []
   for (const m of declared.members) {
-    const member = m.kind === 'file' ? { name: m.name, weight: m.weight, paths: { model: m.model, vectorizers: m.vectorizers }, settingsFile: settings.file } : resolveModel(m)
+    const member = m.kind === 'file' ? { name: m.name, weight: m.weight, paths: { model: m.model, vectorizers: m.vectorizers }, settingsFile: settings.file, labels: m.labels } : resolveModel(m)
     if (typeof member === 'string') return member
     members.push(member)
   }
@@ -122,7 +124,7 @@ async function decodeAndCreate (spec: EnsembleSpec): Promise<{ state: EnsembleSt
   const notes: string[] = []
   for (const m of spec.members) {
     try {
-      const decoded = await decodeServedModel({ paths: m.paths, settingsFile: m.settingsFile })
+      const decoded = await decodeServedModel({ paths: m.paths, settingsFile: m.settingsFile, labels: m.labels ?? null })
       members.push({ name: m.name, weight: m.weight, state: decoded.state, app: decoded.app })
       notes.push(...decoded.notes.map(n => `ensemble member ${m.name}: ${n}`))
     } catch (err) {
@@ -203,6 +205,11 @@ export class EnsemblePredictor implements Predictor {
       vectorizerParams: first.vectorizerParams,
       sklearnVersions: Object.assign({}, ...members.map(p => p.info.sklearnVersions)) as Record<string, string>
     })
+  }
+
+  /** Each member by name with its working predictor, in member order (verify checks each against the app's). */
+  get members (): ReadonlyArray<{ readonly name: string, readonly predictor: TextClassifier }> {
+    return this.#members.map((predictor, i) => ({ name: this.#names[i]!, predictor }))
   }
 
   /** The members' answers, each exactly as it answers alone; `coverage` counts the first member's terms. */

@@ -16,6 +16,7 @@ import { StartingQueue, TaskClock, type Overrun } from './task-clock.js'
 import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
 import { ModelPublisher } from './model-channel.js'
+import { ModelShares } from './model-shares.js'
 import { WorkerStarts } from './worker-starts.js'
 import { watchShare, watchTask, type PoolObserver, type TaskReport } from './task-observer.js'
 import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
@@ -59,6 +60,8 @@ export interface PoolOptions {
   readonly adaptiveBatch?: BatchLimits
   /** The first model's own batching, from its settings. */
   readonly modelBatching?: ModelBatching | null
+  /** The first model's own share of the workers (its settings' max_workers), or null for the default (model-shares.ts). */
+  readonly modelMaxWorkers?: number | null
   /** The first model's members and rule when it is an ensemble. */
   readonly ensemble?: EnsembleSpec | null
 }
@@ -99,6 +102,8 @@ export interface ModelSpec {
   readonly batching?: ModelBatching | null
   /** An ensemble's members and rule (its settings' `ensemble`); absent for a single model. */
   readonly ensemble?: EnsembleSpec | null
+  /** The most workers its tasks may hold at once (its settings' max_workers), or null for the default (model-shares.ts). */
+  readonly maxWorkers?: number | null
 }
 
 type Task = PredictTask | LinesTask | ExplainTask | StatusTask
@@ -124,6 +129,8 @@ export class ClassifierPool {
   readonly #modelBatching = new Map<string, ModelBatching>()
   /** Each model's gatherers of classify and score chunks (created on first use). */
   readonly #batchers = new Map<string, AdaptiveBatcher<PredictResult>>()
+  /** Each model's share of the workers: its tasks past it wait before Piscina. */
+  readonly #workerShares: ModelShares
   /** Tasks handed to Piscina and not yet settled (running or in its queue). */
   #running = 0
   #observer: TaskObserver | undefined
@@ -141,6 +148,8 @@ export class ClassifierPool {
     this.#queueTimeoutMs = options.queueTimeoutMs ?? options.predictionTimeoutMs
     this.#batching = options.adaptiveBatch ?? NO_BATCHING
     if (options.modelBatching != null) this.#modelBatching.set(DEFAULT_MODEL_KEY, options.modelBatching)
+    this.#workerShares = new ModelShares(options.workers, key => this.#batchers.get(key)?.workerFreed())
+    this.#workerShares.add(DEFAULT_MODEL_KEY, options.modelMaxWorkers ?? null)
     this.#starts = starts
   }
 
@@ -234,6 +243,7 @@ export class ClassifierPool {
     this.#batchers.delete(key)
     if (spec.batching != null) this.#modelBatching.set(key, spec.batching)
     else this.#modelBatching.delete(key)
+    this.#workerShares.add(key, spec.maxWorkers ?? null)
     return model
   }
 
@@ -243,6 +253,7 @@ export class ClassifierPool {
     this.#models.delete(key)
     this.#batchers.delete(key)
     this.#modelBatching.delete(key)
+    this.#workerShares.remove(key)
     this.#publisher.drop(key)
     // The drop message reaches an idle worker only with its next task; a task per worker now
     // has each let go and collect, and this thread collects too.
@@ -271,12 +282,14 @@ export class ClassifierPool {
    */
   async #hand (key: string, task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[], readonly signal: TaskAbort }): Promise<unknown> {
     if (options.name === 'predict') this.#observer?.(key, (task as PredictTask).texts.length, 1)
-    this.#running++
-    try {
-      return await this.#piscina.run(task, options)
-    } finally {
-      this.#workerDone()
-    }
+    return await this.#workerShares.run(key, task, options.signal, async tagged => {
+      this.#running++
+      try {
+        return await this.#piscina.run(tagged as Task, options)
+      } finally {
+        this.#workerDone()
+      }
+    })
   }
 
   /** A task settled: its worker is free, and the batchers may send what gathered. */
@@ -300,14 +313,18 @@ export class ClassifierPool {
     const abort = new TaskAbort()
     const limits = { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs }
     const clock = new TaskClock(abort, limits)
-    this.#running++
+    let handed = false
     try {
-      return await clock.run({ texts, model: key, scores } satisfies PredictTask, async tagged => await this.#piscina.run(tagged, { name: 'predict', signal: abort })) as PredictResult
+      return await clock.run({ texts, model: key, scores } satisfies PredictTask, async tagged => await this.#workerShares.run(key, tagged, abort, async held => {
+        handed = true
+        this.#running++
+        return await this.#piscina.run(held as Task, { name: 'predict', signal: abort })
+      })) as PredictResult
     } catch (err) {
       throw workerFailure(err, abort.aborted ? clock.overrun : null, limits)
     } finally {
       clock.stop()
-      this.#workerDone()
+      if (handed) this.#workerDone()
     }
   }
 
@@ -317,7 +334,7 @@ export class ClassifierPool {
     if (!gathers(limits)) return undefined
     let b = this.#batchers.get(key)
     if (b === undefined) {
-      b = new AdaptiveBatcher<PredictResult>(limits, async (texts, chunks, scores) => await this.#runGathered(key, texts, chunks, scores), () => this.#freeWorkers())
+      b = new AdaptiveBatcher<PredictResult>(limits, async (texts, chunks, scores) => await this.#runGathered(key, texts, chunks, scores), () => Math.min(this.#freeWorkers(), this.#workerShares.free(key)))
       this.#batchers.set(key, b)
     }
     return b

@@ -22,7 +22,7 @@ interface StartSignal {
 
 function signalOf (task: PiscinaTask): StartSignal | null {
   const options = task[queueOptionsSymbol] as Partial<StartSignal> | null
-  return options !== null && typeof options.start === 'function' ? options as StartSignal : null
+  return options != null && typeof options.start === 'function' ? options as StartSignal : null
 }
 
 /** Piscina's first-in first-out queue (its ArrayTaskQueue), telling each task when it leaves for a worker. */
@@ -49,6 +49,27 @@ export class StartingQueue implements TaskQueue {
     const at = this.#tasks.indexOf(task)
     if (at !== -1) this.#tasks.splice(at, 1)
   }
+}
+
+/**
+ * Marks `task` (as tagged by TaskClock.run) as waiting for a worker before it reaches Piscina
+ * (its model's share is full, model-shares.ts): its queue clock runs, as in Piscina's queue.
+ */
+export function markQueued (task: object): void {
+  const signal = signalOf(task as PiscinaTask)
+  if (signal !== null) signal.queued = true
+}
+
+/**
+ * Hands a task marked by `markQueued` to Piscina through `dispatch` (synchronously, as
+ * TaskClock.run's own dispatch); when a worker takes it at once, its run clock starts now.
+ */
+export function dispatchHeld<R> (task: object, dispatch: (task: object) => Promise<R>): Promise<R> {
+  const signal = signalOf(task as PiscinaTask)
+  if (signal !== null) signal.queued = false
+  const running = dispatch(task)
+  if (signal !== null && !signal.queued) signal.start()
+  return running
 }
 
 /** Why a request's tasks were aborted: one waited too long for a worker, or ran too long on one. */

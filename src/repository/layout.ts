@@ -46,7 +46,7 @@ function ensembleSpec (settings: ModelSettings, name: string, root: string | nul
 export function ensembleModelSpec (settings: ModelSettings, name: string, root: string | null): ModelSpec | string {
   const ensemble = ensembleSpec(settings, name, root)
   if (typeof ensemble === 'string') return ensemble
-  return { paths: { model: settings.file, vectorizers: [] }, settingsFile: settings.file, batching: settings.batching, ensemble }
+  return { paths: { model: settings.file, vectorizers: [] }, settingsFile: settings.file, batching: settings.batching, maxWorkers: settings.maxWorkers, ensemble }
 }
 
 /** The model in one folder (a model folder, or one of its version folders); `root`: the repository, which an ensemble's members may name models of. */
@@ -58,7 +58,7 @@ function specIn (dir: string, modelDir: string, name: string, root: string | nul
   const named = settings !== null && path.dirname(settings.file) === dir && settings.model !== null
   const files = named ? { model: settings.model!, vectorizers: [...settings.vectorizers] } : conventionalFiles(dir, new Set(settings?.labels != null && 'file' in settings.labels ? [settings.labels.file] : []))
   if (files.model === null) return `no model file in ${dir} (final_best_model.pkl, or one pickle)`
-  return { paths: { model: files.model, vectorizers: files.vectorizers }, settingsFile, batching: settings?.batching ?? null }
+  return { paths: { model: files.model, vectorizers: files.vectorizers }, settingsFile, batching: settings?.batching ?? null, maxWorkers: settings?.maxWorkers ?? null }
 }
 
 /**
@@ -94,24 +94,43 @@ export function scanRepository (root: string, membersOf: string | null = root): 
   return readdirSync(root).filter(f => !f.startsWith('.') && isDir(path.join(root, f))).sort().map(f => readModelFolder(path.join(root, f), membersOf))
 }
 
+/** What names a repository and a model of it, in messages: the environment's variables, or the command line's flags. */
+export interface ChoiceNames {
+  readonly repository: string
+  readonly model: string
+}
+
+const SERVICE_CHOICE: ChoiceNames = { repository: 'MODEL_REPOSITORY', model: 'DEFAULT_MODEL' }
+
 /**
- * The repository's default model: DEFAULT_MODEL, or the only model there is.
+ * The repository's model `name` (the service's DEFAULT_MODEL, the command line's
+ * --model-name), or the only model there is.
+ * @param names what the messages call the repository and the name (the service's variables by default).
  * @throws ServiceError ERR_CONFIG_INVALID when there is none to choose, or it cannot load.
  */
-export function chooseDefault (root: string, name: string | undefined): Extract<FoundModel, { version: string }> {
+export function chooseDefault (root: string, name: string | undefined, names: ChoiceNames = SERVICE_CHOICE): Extract<FoundModel, { version: string }> {
   let found: FoundModel[]
   try {
     found = scanRepository(root)
   } catch (err) {
-    throw new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: MODEL_REPOSITORY cannot be read: ${(err as Error).message}`, { file: root })
+    throw new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: ${names.repository} cannot be read: ${(err as Error).message}`, { file: root })
   }
-  const names = found.map(f => f.name)
+  const all = found.map(f => f.name)
   const chosen = name !== undefined ? found.find(f => f.name === name) : found.length === 1 ? found[0] : undefined
   if (chosen === undefined) {
     throw new ServiceError('ERR_CONFIG_INVALID', name !== undefined
-      ? `invalid configuration: DEFAULT_MODEL ${JSON.stringify(name)} is not a model of the repository (${names.join(', ') || 'none'})`
-      : `invalid configuration: ${found.length === 0 ? 'the repository holds no model folder' : `DEFAULT_MODEL must name one of the repository's models (${names.join(', ')})`}`, { file: root })
+      ? `invalid configuration: ${names.model} ${JSON.stringify(name)} is not a model of the repository (${all.join(', ') || 'none'})`
+      : `invalid configuration: ${found.length === 0 ? 'the repository holds no model folder' : `${names.model} must name one of the repository's models (${all.join(', ')})`}`, { file: root })
   }
-  if (chosen.version === null) throw new ServiceError('ERR_CONFIG_INVALID', `the default model ${chosen.name} cannot be loaded: ${chosen.problem}`, { file: chosen.folder })
+  if (chosen.version === null) throw new ServiceError('ERR_CONFIG_INVALID', `the ${names === SERVICE_CHOICE ? 'default ' : ''}model ${chosen.name} cannot be loaded: ${chosen.problem}`, { file: chosen.folder })
   return chosen
+}
+
+/**
+ * The repository a model's settings file sits in, as the server would read it: the folder
+ * above the model's folder (above its version folder's, for `spam/2/model-settings.json`).
+ */
+export function repositoryHolding (settingsFile: string): string {
+  const dir = path.dirname(path.resolve(settingsFile))
+  return path.dirname(/^\d+$/.test(path.basename(dir)) ? path.dirname(dir) : dir)
 }

@@ -47,7 +47,7 @@ export function defaultModelOf (source: DefaultModelSource): DefaultModel {
     return { name: source.modelName, version: '1', folder: null, spec }
   }
   const batching = settings?.batching ?? null
-  return { name: source.modelName, version: '1', folder: null, spec: { paths: { model: source.modelPath, vectorizers: source.vectorizerPaths }, settingsFile: source.settingsFile, batching } }
+  return { name: source.modelName, version: '1', folder: null, spec: { paths: { model: source.modelPath, vectorizers: source.vectorizerPaths }, settingsFile: source.settingsFile, batching, maxWorkers: settings?.maxWorkers ?? null } }
 }
 
 /** The same settings read straight from the environment, before the configuration is parsed (main.ts starts decoding first). */
@@ -72,7 +72,7 @@ export function repositoryOver (pool: ClassifierPool, config: Readonly<Config>, 
 /** A pool serving the default model and a repository over it, the other models loaded. */
 export async function openRepository (config: Readonly<Config>, options: Partial<PoolOptions> = {}, events: RepositoryEvents = {}): Promise<{ pool: ClassifierPool, repository: ModelRepository }> {
   const first = defaultModelOf(config)
-  const pool = await ClassifierPool.start({ ...config, modelPath: first.spec.paths.model, vectorizerPaths: first.spec.paths.vectorizers ?? [], settingsFile: first.spec.settingsFile, modelBatching: first.spec.batching, ensemble: first.spec.ensemble ?? null, ...options })
+  const pool = await ClassifierPool.start({ ...config, modelPath: first.spec.paths.model, vectorizerPaths: first.spec.paths.vectorizers ?? [], settingsFile: first.spec.settingsFile, modelBatching: first.spec.batching, modelMaxWorkers: first.spec.maxWorkers, ensemble: first.spec.ensemble ?? null, ...options })
   const repository = repositoryOver(pool, config, first, events)
   await repository.loadAll()
   return { pool, repository }

@@ -38,6 +38,8 @@ export interface ModelSettings {
   readonly batching: ModelBatching | null
   /** A model made of other models (`ensemble`), or null. */
   readonly ensemble: EnsembleSettings | null
+  /** The most of the pool's workers this model's tasks may hold at once (`max_workers`), or null for the pool's default. */
+  readonly maxWorkers: number | null
 }
 
 /** How an ensemble's answer is made of its members' answers. */
@@ -45,9 +47,13 @@ export type CombineRule = 'vote' | 'mean' | 'join'
 /** Which label a tied vote gives: the first member's vote among the tied (Counter's most_common), or the first in class order. */
 export type TieRule = 'first' | 'lowest'
 
-/** A member: a model file of the folder (with the folder's settings, as served alone), or another model of the repository by name. */
+/**
+ * A member: a model file of the folder (with the folder's settings, as served alone; `labels`,
+ * when it names its own, replace the settings'), or another model of the repository by name
+ * (with its own settings, labels included).
+ */
 export type EnsembleMemberSettings =
-  | { readonly kind: 'file', readonly name: string, readonly weight: number, readonly model: string, readonly vectorizers: readonly string[] }
+  | { readonly kind: 'file', readonly name: string, readonly weight: number, readonly model: string, readonly vectorizers: readonly string[], readonly labels?: LabelSource }
   | { readonly kind: 'model', readonly name: string, readonly weight: number, readonly model: string }
 
 export interface EnsembleSettings {
@@ -68,6 +74,14 @@ export interface ModelBatching {
 /** The key under `parameters.extra` that holds tfidf-serve's own settings. */
 export const SETTINGS_KEY = 'tfidf_serve'
 export const SETTINGS_FILE = 'model-settings.json'
+
+/** A model's class names: a mapping by the class as Python prints it, or a LabelEncoder file. */
+const LABELS_SCHEMA = {
+  oneOf: [
+    { type: 'object', required: ['file'], additionalProperties: false, properties: { file: { type: 'string', minLength: 1 } } },
+    { type: 'object', propertyNames: { not: { const: 'file' } }, additionalProperties: { type: 'string', minLength: 1 }, minProperties: 1 }
+  ]
+} as const
 
 const SCHEMA = {
   type: 'object',
@@ -114,18 +128,15 @@ const SCHEMA = {
                           model: { type: 'string', minLength: 1 },
                           vectorizer: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
                           name: { type: 'string', minLength: 1 },
-                          weight: { type: 'number', exclusiveMinimum: 0 }
+                          weight: { type: 'number', exclusiveMinimum: 0 },
+                          labels: LABELS_SCHEMA
                         }
                       }
                     }
                   }
                 },
-                labels: {
-                  oneOf: [
-                    { type: 'object', required: ['file'], additionalProperties: false, properties: { file: { type: 'string', minLength: 1 } } },
-                    { type: 'object', propertyNames: { not: { const: 'file' } }, additionalProperties: { type: 'string', minLength: 1 }, minProperties: 1 }
-                  ]
-                }
+                labels: LABELS_SCHEMA,
+                max_workers: { type: 'integer', minimum: 1, maximum: 1024 }
               }
             }
           }
@@ -222,13 +233,13 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
   if (wrongStep !== undefined) throw problem(absolute, wrongStep)
   const doc = raw as { name?: string, max_batch_size?: number, max_batch_time?: number, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
-  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: { file: string } | Record<string, string>, columns?: ModelSettings['columns'], ensemble?: RawEnsemble }
+  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: RawLabels, columns?: ModelSettings['columns'], ensemble?: RawEnsemble, max_workers?: number }
   if (ours.columns !== undefined && ours.columns.length > 0 && ours.functions === undefined) {
     throw problem(absolute, 'columns name functions of the app, but the settings name no functions module ("functions")')
   }
   const dir = path.dirname(absolute)
   const at = (p: string): string => path.resolve(dir, p)
-  const labels: LabelSource | null = ours.labels === undefined ? null : 'file' in ours.labels && typeof ours.labels.file === 'string' ? { file: at(ours.labels.file) } : { map: Object.freeze({ ...ours.labels }) }
+  const labels = labelSource(ours.labels, at)
   const vectorizerNames = ours.vectorizer === undefined ? [] : typeof ours.vectorizer === 'string' ? [ours.vectorizer] : ours.vectorizer
   let model = ours.model === undefined ? null : at(ours.model)
   let vectorizers = vectorizerNames.map(at)
@@ -256,15 +267,24 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
     batching: doc.max_batch_size === undefined && doc.max_batch_time === undefined
       ? null
       : Object.freeze({ ...(doc.max_batch_size === undefined ? {} : { maxTexts: doc.max_batch_size }), ...(doc.max_batch_time === undefined ? {} : { maxWaitMs: doc.max_batch_time * 1000 }) }),
-    ensemble
+    ensemble,
+    maxWorkers: ours.max_workers ?? null
   })
+}
+
+type RawLabels = { file: string } | Record<string, string>
+
+/** `labels` as the file gives them, paths resolved by `at`. */
+function labelSource (raw: RawLabels | undefined, at: (p: string) => string): LabelSource | null {
+  if (raw === undefined) return null
+  return 'file' in raw && typeof raw.file === 'string' ? { file: at(raw.file) } : { map: Object.freeze({ ...raw }) }
 }
 
 interface RawEnsemble {
   combine: CombineRule
   ties?: TieRule
   separator?: string
-  members: Array<{ file?: string, model?: string, vectorizer?: string | string[], name?: string, weight?: number }>
+  members: Array<{ file?: string, model?: string, vectorizer?: string | string[], name?: string, weight?: number, labels?: RawLabels }>
 }
 
 /**
@@ -282,12 +302,13 @@ function ensembleOf (raw: RawEnsemble, namesModel: boolean, vectorizers: readonl
     const where = `ensemble member ${i + 1}`
     if ((m.file === undefined) === (m.model === undefined)) return `${where} must name either a "file" of the folder or a "model" of the repository`
     if (m.model !== undefined && m.vectorizer !== undefined) return `${where} names the repository model ${JSON.stringify(m.model)}, which has its own vectorizer: drop "vectorizer"`
+    if (m.model !== undefined && m.labels !== undefined) return `${where} names the repository model ${JSON.stringify(m.model)}, which has its own labels (its settings' "labels"): drop "labels"`
     if (combine === 'join' && m.weight !== undefined) return `${where}: a join has no weights`
     const weight = m.weight ?? 1
     if (m.file !== undefined) {
       const own = m.vectorizer === undefined ? undefined : typeof m.vectorizer === 'string' ? [m.vectorizer] : m.vectorizer
       const name = m.name ?? path.basename(m.file).replace(/\.[^.]*$/, '')
-      members.push(Object.freeze({ kind: 'file', name, weight, model: at(m.file), vectorizers: Object.freeze(own === undefined ? [...vectorizers] : own.map(at)) }))
+      members.push(Object.freeze({ kind: 'file', name, weight, model: at(m.file), vectorizers: Object.freeze(own === undefined ? [...vectorizers] : own.map(at)), ...(m.labels === undefined ? {} : { labels: labelSource(m.labels, at)! }) }))
     } else {
       members.push(Object.freeze({ kind: 'model', name: m.name ?? m.model!, weight, model: m.model! }))
     }

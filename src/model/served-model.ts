@@ -37,6 +37,7 @@ interface AppParts {
   readonly columns: ModelSettings['columns']
   /** NLTK stemmers in a step class's state, handed to its port as the built-in ones. */
   readonly reviveState: typeof reviveNltkObjects | null
+  readonly denseRows: boolean
 }
 
 /**
@@ -57,13 +58,13 @@ export function readAppSource (settingsFile: string | null): AppSource | null {
 }
 
 async function appParts (source: AppSource | null): Promise<AppParts> {
-  if (source === null) return { settings: null, functions: null, prepare: null, columns: [], reviveState: null }
+  if (source === null) return { settings: null, functions: null, prepare: null, columns: [], reviveState: null, denseRows: false }
   // The steps' code (stemmers, tokenizers, word lists, NLTK's objects) is loaded only for a
   // model whose settings may use it: the decoding thread and the workers of any other skip it.
   const [{ compilePreprocess }, { reviveNltkObjects }] = await Promise.all([import('../preprocess/compile-steps.js'), import('../preprocess/nltk-objects.js')])
   const { settings } = source
   const functions = source.functions === null ? null : await loadUserFunctions(source.functions)
-  return { settings, functions, prepare: compilePreprocess(settings.preprocess, functions, settings.file), columns: settings.columns, reviveState: reviveNltkObjects }
+  return { settings, functions, prepare: compilePreprocess(settings.preprocess, functions, settings.file), columns: settings.columns, reviveState: reviveNltkObjects, denseRows: settings.denseRows }
 }
 
 /** The classes of a LabelEncoder file, as Python prints them. */
@@ -106,8 +107,8 @@ export async function appLabels (source: LabelSource, classes: readonly string[]
  */
 export async function decodeServedModel (spec: ServedModelSpec): Promise<{ state: ServedModelState, info: ModelInfo, notes: string[], app: AppSource | null }> {
   const app = readAppSource(spec.settingsFile)
-  const { settings, functions, prepare, columns, reviveState } = await appParts(app)
-  const { state, info, notes } = await decodeModel(spec.paths, { functions, prepare, columns, reviveState })
+  const { settings, functions, prepare, columns, reviveState, denseRows } = await appParts(app)
+  const { state, info, notes } = await decodeModel(spec.paths, { functions, prepare, columns, reviveState, denseRows })
   const source = spec.labels ?? settings?.labels ?? null
   const labels = source === null ? null : await appLabels(source, info.classes, settings?.file ?? ('file' in source ? source.file : 'labels'))
   return { state: { ...state, labels }, info: labels === null ? info : { ...info, classes: labels }, notes, app }
@@ -115,14 +116,14 @@ export async function decodeServedModel (spec: ServedModelSpec): Promise<{ state
 
 /** The working predictor of a decoded model (a worker), with the app's functions and cleaning as its load read them. */
 export async function createServedPredictor (state: ServedModelState, app: AppSource | null): Promise<ReturnType<typeof createPredictor>> {
-  const { functions, prepare, columns, reviveState } = await appParts(app)
-  return createPredictor(state, { functions, prepare, labels: state.labels, columns, reviveState })
+  const { functions, prepare, columns, reviveState, denseRows } = await appParts(app)
+  return createPredictor(state, { functions, prepare, labels: state.labels, columns, reviveState, denseRows })
 }
 
 /** Loads a model with its settings in this thread (the CLI). */
 export async function loadServedModel (spec: ServedModelSpec): Promise<LoadedModel> {
-  const { settings, functions, prepare, columns, reviveState } = await appParts(readAppSource(spec.settingsFile))
-  const loaded = await loadModel(spec.paths, { functions, prepare, columns, reviveState })
+  const { settings, functions, prepare, columns, reviveState, denseRows } = await appParts(readAppSource(spec.settingsFile))
+  const loaded = await loadModel(spec.paths, { functions, prepare, columns, reviveState, denseRows })
   const source = spec.labels ?? settings?.labels ?? null
   if (source === null) return loaded
   const names = await appLabels(source, loaded.predictor.classes, settings?.file ?? ('file' in source ? source.file : 'labels'))

@@ -40,6 +40,8 @@ export interface ModelSettings {
   readonly ensemble: EnsembleSettings | null
   /** The most of the pool's workers this model's tasks may hold at once (`max_workers`), or null for the pool's default. */
   readonly maxWorkers: number | null
+  /** The app feeds its XGBClassifier dense rows (`.toarray()`): an absent word is the value 0, not missing. */
+  readonly denseRows: boolean
 }
 
 /** How an ensemble's answer is made of its members' answers. */
@@ -105,6 +107,7 @@ const SCHEMA = {
                 vectorizer: { oneOf: [{ type: 'string', minLength: 1 }, { type: 'array', items: { type: 'string', minLength: 1 } }] },
                 preprocess: { type: 'array', items: { type: 'object', required: ['op'], properties: { op: { type: 'string' } } } },
                 functions: { type: 'string', minLength: 1 },
+                dense_rows: { type: 'boolean' },
                 columns: {
                   type: 'array',
                   items: { type: 'object', required: ['function', 'width'], additionalProperties: false, properties: { function: { type: 'string', minLength: 1 }, width: { type: 'integer', minimum: 1 } } }
@@ -233,7 +236,7 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
   if (wrongStep !== undefined) throw problem(absolute, wrongStep)
   const doc = raw as { name?: string, max_batch_size?: number, max_batch_time?: number, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
-  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: RawLabels, columns?: ModelSettings['columns'], ensemble?: RawEnsemble, max_workers?: number }
+  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: RawLabels, columns?: ModelSettings['columns'], ensemble?: RawEnsemble, max_workers?: number, dense_rows?: boolean }
   if (ours.columns !== undefined && ours.columns.length > 0 && ours.functions === undefined) {
     throw problem(absolute, 'columns name functions of the app, but the settings name no functions module ("functions")')
   }
@@ -268,7 +271,8 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
       ? null
       : Object.freeze({ ...(doc.max_batch_size === undefined ? {} : { maxTexts: doc.max_batch_size }), ...(doc.max_batch_time === undefined ? {} : { maxWaitMs: doc.max_batch_time * 1000 }) }),
     ensemble,
-    maxWorkers: ours.max_workers ?? null
+    maxWorkers: ours.max_workers ?? null,
+    denseRows: ours.dense_rows ?? false
   })
 }
 

@@ -18,6 +18,7 @@ import { notFitted } from './fitted.js'
 import { chainSteps, isPipeline, pipelineSteps } from './pipeline.js'
 import { TextClassifier, type ModelInfo } from './predictor.js'
 import { describe, sklearnClass, unsupported } from './record.js'
+import { denseRowsHint, denseRowsState } from './classifiers/xgboost.js'
 import { buildEstimator, createEstimator, roleOf } from './registry.js'
 import { refuseUsedGlobals } from './refused-globals.js'
 import { bestEstimator, isSearch, searchInfo, type SearchInfo } from './search.js'
@@ -78,6 +79,8 @@ export interface ModelOptions extends ReadPickleOptions {
   readonly columns?: readonly AppColumnsSpec[] | null
   /** What a step class's pickled state (plain data) becomes for its port: library objects made live. */
   readonly reviveState?: StateReviver | null
+  /** The app feeds its classifier dense rows (`.toarray()`; its settings' `dense_rows`): XGBClassifier only. */
+  readonly denseRows?: boolean
 }
 
 /** A record of one of the app's own classes (never a library's): a Pipeline step the functions module ports. */
@@ -195,7 +198,7 @@ export interface FileValue {
 
 /** Decodes and creates once: the predictor made to check the feature counts is kept. */
 async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ state: ModelState, predictor: TextClassifier, notes: string[] }> {
-  const { functions = null, prepare = null, columns = null, reviveState = null, ...readOptions } = options
+  const { functions = null, prepare = null, columns = null, reviveState = null, denseRows = false, ...readOptions } = options
   // The app's own globals are allowed only when its functions module ports them.
   const read = { ...readOptions, userGlobals: new Set(functions?.keys() ?? []) }
   // Globals the allow-list refuses are deferred, then refused unless only inert parts hold them.
@@ -211,7 +214,7 @@ async function decode (paths: ModelPaths, options: ModelOptions): Promise<{ stat
   if (!withUserFunctions(functions, () => inFile(model.file, () => split(stagesOf(model.value)))).text.some(s => roleOf(s) === 'vectorizer')) {
     for (const file of paths.vectorizers ?? []) vectorizers.push(await readChecked(file))
   }
-  return decodeValues(model, vectorizers, paths.vectorizers ?? [], { functions, prepare, columns, reviveState })
+  return decodeValues(model, vectorizers, paths.vectorizers ?? [], { functions, prepare, columns, reviveState, denseRows })
 }
 
 /**
@@ -253,6 +256,8 @@ function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vector
   }
   const text = inFile(textFile, () => buildTextSide(textStages))
   const classifier = inFile(model.file, () => buildStage('classifier', parts.classifier))
+  const hint = options.denseRows === true ? undefined : denseRowsHint(classifier)
+  if (hint !== undefined) notes.push(hint)
   const search = searches.length === 0 ? {} : { search: inFile(model.file, () => searchInfo(searches[0]!)) }
   const state: ModelState = { ...text, classifier, sklearnVersions: versions, ...search, ...(modelFileSteps > 0 ? { modelFileSteps } : {}) }
   const predictor = inFile(model.file, () => createPredictor(state, options)) // checks that the feature counts agree
@@ -264,13 +269,25 @@ function decodeWith (model: FileValue, vectorizers: readonly FileValue[], vector
  * @throws ServiceError ERR_MODEL_SHAPE when a stage's output width differs from what the next expects.
  */
 export function createPredictor (state: ModelState, options: ModelOptions = {}): TextClassifier {
-  return withUserFunctions(options.functions ?? null, () => create(state, options.prepare ?? null, options.labels ?? null, options.columns ?? []), options.reviveState ?? null)
+  return withUserFunctions(options.functions ?? null, () => create(state, options.prepare ?? null, options.labels ?? null, options.columns ?? [], options.denseRows ?? false), options.reviveState ?? null)
 }
 
-function create (state: ModelState, prepare: ((text: string) => string) | null, labels: readonly string[] | null, columns: readonly AppColumnsSpec[]): TextClassifier {
+/**
+ * The classifier's state as the app feeds it: with `dense_rows`, an XGBClassifier's absent
+ * features are zeros. Any other classifier reads an absent feature as 0 already, so the
+ * setting would change nothing there and is refused as a sign of the wrong model or settings.
+ */
+function fedState (classifier: EstimatorState, denseRows: boolean): EstimatorState {
+  if (!denseRows) return classifier
+  const dense = denseRowsState(classifier)
+  if (dense !== undefined) return dense
+  throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: dense_rows is for an XGBClassifier (where a dense row's 0 is a value and a sparse row's absent feature is missing); the classifier is ${classifier.kind}, which reads both the same: drop "dense_rows"`)
+}
+
+function create (state: ModelState, prepare: ((text: string) => string) | null, labels: readonly string[] | null, columns: readonly AppColumnsSpec[], denseRows: boolean): TextClassifier {
   const vectorizer = createEstimator('vectorizer', state.vectorizer)
   const steps = state.steps.map(s => createEstimator('step', s))
-  const classifier = createEstimator('classifier', state.classifier)
+  const classifier = createEstimator('classifier', fedState(state.classifier, denseRows))
   const ownSteps = state.textSteps.map(s => stepFunction(currentUserFunctions(), s.name, `the Pipeline step ${s.name}`, s.state))
   // The app's columns go where its hstack was: after the vectorizer files' steps, before the model file's.
   const cut = columns.length === 0 ? steps.length : steps.length - (state.modelFileSteps ?? 0)

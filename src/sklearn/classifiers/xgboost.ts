@@ -17,6 +17,9 @@
  *   follows the node's default direction), not 0; a present value is cast to float32 and
  *   goes left when `value < split_condition` (float32), right (the left child + 1) otherwise.
  *   Values equal to the wrapper's `missing` (NaN by default) count as absent.
+ * - With the `dense_rows` setting (denseRowsState), the row is what `.toarray()` hands
+ *   xgboost: a dense array, where only NaN and `missing` are missing (its ArrayAdapter), so
+ *   an absent feature is the value 0.0f, compared like any other, unless `missing` is 0.
  * - Each margin starts at its base margin (ProbToMargin of the stored base_score:
  *   xgboost-releases.ts) and adds each tree's leaf value to its class's margin in tree
  *   order, every addition rounded to float32.
@@ -57,6 +60,11 @@ export interface BoosterState {
   readonly left: Int32Array
   /** Where a missing feature goes (global id). */
   readonly defaultChild: Int32Array
+  /**
+   * Where a feature absent from the row goes: `defaultChild` for a sparse row (absent is
+   * missing); for a dense row (denseBooster) where 0.0f goes, `missing` values still default.
+   */
+  readonly absentChild?: Int32Array
   readonly feature: Int32Array
   /** The split condition, or at a leaf the leaf value. */
   readonly value: Float32Array
@@ -71,6 +79,8 @@ interface XgbState extends EstimatorState {
   readonly objective: Objective
   readonly booster: BoosterState
   readonly params: Readonly<Record<string, string | number>>
+  /** The app feeds dense rows (the `dense_rows` setting): an absent feature is 0, not missing. */
+  readonly denseRows?: boolean
 }
 
 type Json = UbjValue
@@ -295,14 +305,18 @@ export function readBooster (doc: Map<string, Json>, best: number | undefined, m
  */
 export class BoosterRow {
   readonly values: Float32Array
+  /** 1 for a value, 0 for a feature absent from the row, MISSING for a value xgboost reads as missing. */
   readonly present: Uint8Array
   readonly #missing: number
+  /** What a `missing` value in the row becomes: absent in a sparse row, missing (not 0) in a dense one. */
+  readonly #missingMark: number
   #row: SparseRow | undefined
 
   constructor (booster: BoosterState) {
     this.values = new Float32Array(booster.nFeatures)
     this.present = new Uint8Array(booster.nFeatures)
     this.#missing = booster.missing
+    this.#missingMark = booster.absentChild === undefined ? 0 : MISSING
   }
 
   load (row: SparseRow): void {
@@ -310,8 +324,11 @@ export class BoosterRow {
     const { indices, values } = row
     for (let e = 0; e < indices.length; e++) {
       const v = Math.fround(values[e]!)
-      // The CSR adapter drops NaN and the `missing` value; a later entry overwrites (FVec::Fill).
-      if (v !== v || v === this.#missing) continue
+      // Both adapters skip NaN and the `missing` value; a later entry overwrites (FVec::Fill).
+      if (v !== v || v === this.#missing) {
+        if (this.#missingMark !== 0) this.present[indices[e]!] = this.#missingMark
+        continue
+      }
       this.values[indices[e]!] = v
       this.present[indices[e]!] = 1
     }
@@ -324,16 +341,33 @@ export class BoosterRow {
   }
 }
 
+const MISSING = 2
+
 /** The leaf (global node id) tree `t` reaches (GetLeafIndex). */
 export function boosterLeaf (b: BoosterState, t: number, x: BoosterRow): number {
   const { left, defaultChild, feature, value } = b
+  const absentChild = b.absentChild ?? defaultChild
   const { values, present } = x
   let node = b.treeStart[t]!
   while (left[node] !== -1) {
     const f = feature[node]!
-    node = present[f] === 1 ? (values[f]! < value[node]! ? left[node]! : left[node]! + 1) : defaultChild[node]!
+    const p = present[f]
+    node = p === 1 ? (values[f]! < value[node]! ? left[node]! : left[node]! + 1) : p === 0 ? absentChild[node]! : defaultChild[node]!
   }
   return node
+}
+
+/** The child 0.0f goes to at each split, as a dense row's zero does (`0 < split_condition` goes left); -1 at a leaf. */
+function zeroChildren (b: BoosterState): Int32Array {
+  return b.left.map((l, node) => l === -1 ? -1 : 0 < b.value[node]! ? l : l + 1)
+}
+
+/**
+ * The booster as a dense row reaches it: an absent feature is the value 0.0f. With
+ * `missing` 0 a dense row's zeros are missing too, as a sparse row's absent features are.
+ */
+export function denseBooster (b: BoosterState): BoosterState {
+  return b.missing === 0 ? b : { ...b, absentChild: zeroChildren(b) }
 }
 
 /** The leaf ids of every tree used, as xgboost's `apply` / `pred_leaf` numbers them (per tree). */
@@ -461,8 +495,45 @@ function build (obj: PyObject): XgbState {
   }
 }
 
+/** An XGBClassifier's state read with the `dense_rows` setting, or undefined for another estimator. */
+export function denseRowsState (state: EstimatorState): EstimatorState | undefined {
+  return state.type === 'xgboost' ? { ...state, denseRows: true } as XgbState : undefined
+}
+
+/**
+ * One line when the splits show xgboost never saw a missing value while fitting, so the app
+ * likely fitted (and feeds) dense rows, and the `dense_rows` setting changes answers.
+ *
+ * The rule: every split sends a missing value the same way, `missing` is not 0, and at least
+ * one split sends it where 0.0f does not go. Observed with xgboost 1.7.4
+ * (test/fixtures/xgboost/dense, generate_dense.py): fitted on `.toarray()` rows, hist and
+ * approx send all 219 splits' missing values right and exact all 219 left (its split search
+ * tries the other way only where a node holds missing values); fitted on CSR rows, 84 to 87
+ * of 216 to 227 go left; fitted dense with missing=0, 66 of 167. The 2.1.1 model of issue #38
+ * sent all 726 the same way. exact's "all left" with positive thresholds sends 0 left too,
+ * so dense and sparse rows answer alike there and nothing is said.
+ */
+export function denseRowsHint (state: EstimatorState): string | undefined {
+  if (state.type !== 'xgboost' || (state as XgbState).denseRows === true) return undefined
+  const b = (state as XgbState).booster
+  if (b.missing === 0) return undefined
+  const zero = zeroChildren(b)
+  let splits = 0
+  let defaultLeft = 0
+  let apart = 0
+  for (let node = 0; node < b.left.length; node++) {
+    if (b.left[node] === -1) continue
+    splits++
+    if (b.defaultChild[node] === b.left[node]) defaultLeft++
+    if (b.defaultChild[node] !== zero[node]) apart++
+  }
+  if (splits === 0 || (defaultLeft !== 0 && defaultLeft !== splits) || apart === 0) return undefined
+  return `XGBClassifier: all ${splits} splits send a missing value ${defaultLeft === 0 ? 'right' : 'left'}, as xgboost records for a model that never saw one (fitted on dense rows, .toarray()); an absent word is read as missing here (a sparse row), which goes where 0 does not at ${apart} splits: if the app feeds dense rows, set "dense_rows": true in its model-settings.json`
+}
+
 function create (state: XgbState): Classifier {
-  const { booster, objective } = state
+  const { objective } = state
+  const booster = state.denseRows === true ? denseBooster(state.booster) : state.booster
   const row = new BoosterRow(booster)
   return probabilistic({
     kind: state.kind,

@@ -1,15 +1,17 @@
 import { expect } from 'chai'
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createServedPredictor, decodeServedModel, loadServedModel } from '../../src/model/served-model.js'
 import { readModelSettings } from '../../src/settings/model-settings.js'
-import { BoosterRow, boosterMargins, denseBooster, type BoosterState } from '../../src/sklearn/classifiers/xgboost.js'
+import { BoosterRow, boosterMargins, denseBooster, denseRowsHint, denseRowsState, type BoosterState } from '../../src/sklearn/classifiers/xgboost.js'
 import { createPredictor, decodeModel, loadModel } from '../../src/sklearn/load-model.js'
+import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
+import { buildEstimator, createEstimator } from '../../src/sklearn/registry.js'
 import { runCli } from '../helpers/cli.js'
 import { serviceErrorOf } from '../helpers/errors.js'
 import { expectParity, modelPathsOf, readExpected, type ExpectedCase } from '../helpers/parity.js'
-import { FIXTURES } from '../helpers/paths.js'
+import { FIXTURES, SHARED } from '../helpers/paths.js'
 
 const DIR = path.join(FIXTURES, 'xgboost')
 const DENSE_DIR = path.join(DIR, 'dense', '1.7.4')
@@ -142,5 +144,40 @@ describe('XGBClassifier fed dense rows (dense_rows), as xgboost 1.7.4 answers', 
     expect(without.notes[0]).to.include('"dense_rows": true')
     const withIt = JSON.parse((await runCli(['inspect', '--settings', settingsFor(dir, { dense_rows: true })])).stdout) as { notes: string[] }
     expect(withIt.notes).to.deep.equal([])
+  })
+})
+
+describe('dense_rows on a real-world XGBClassifier written by xgboost 3.0.0 (../shared/wild)', () => {
+  const pair = '01-019akash-Fraudulent-Job-Posting-Detection'
+  const file = path.join(SHARED, 'wild', pair, 'xgb_fraud_detection_model.pkl')
+  const run = existsSync(file) ? it : it.skip
+  interface WildExpected { classes: string[], predict: string[], predict_proba: number[][], margin: number[][], rows: Array<{ dense: number[] } | { indices: number[], values: number[] }> }
+
+  run("is hinted at load, and answers xgboost 3.0.0's dense rows bit for bit from their nonzero entries alone", async () => {
+    const expected = JSON.parse(readFileSync(path.join(DIR, 'wild', `${pair}.json`), 'utf8')) as WildExpected
+    const sparseState = buildEstimator('classifier', await readPickleFile(file))
+    // Fitted on dense rows: every split sends a missing value right, so the hint fires.
+    expect(denseRowsHint(sparseState)).to.match(/^XGBClassifier: all 1862 splits send a missing value right, .* at 1023 splits: if the app feeds dense rows, set "dense_rows": true/)
+    const asSparse = createEstimator('classifier', sparseState)
+    const state = denseRowsState(sparseState)!
+    const classifier = createEstimator('classifier', state)
+    const booster = denseBooster(boosterOf(state))
+    let dense = 0
+    expected.rows.forEach((r, i) => {
+      if (!('dense' in r)) return
+      dense++
+      // What a sparse row of the same values holds: the nonzero entries; the setting makes the rest 0.0f.
+      const indices = r.dense.flatMap((v, k) => v === 0 ? [] : [k])
+      const row = { indices: Int32Array.from(indices), values: Float64Array.from(indices, k => r.dense[k]!), float32: false }
+      const scores = classifier.score(row)
+      // Read as a sparse row (absent = missing), not one of them gives xgboost's answer.
+      expect(asSparse.score(row).proba![1], `row ${i}`).to.not.equal(expected.predict_proba[i]![1])
+      expect(expected.classes[scores.classIndex], `row ${i}`).to.equal(expected.predict[i])
+      expect(Array.from(scores.proba!), `row ${i}`).to.deep.equal(expected.predict_proba[i])
+      const x = new BoosterRow(booster)
+      x.load(row)
+      expect(Array.from(boosterMargins(booster, x)), `row ${i}`).to.deep.equal(expected.margin[i])
+    })
+    expect(dense).to.be.greaterThan(0)
   })
 })

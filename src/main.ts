@@ -61,8 +61,10 @@ export async function main (): Promise<void> {
     let stopping = false
     const repository = repositoryOver(pool, config, first, {
       onEvent: event => {
-        if (event.kind === 'load_failed') logger.error('model load failed', event)
-        else logger.info(`model ${event.kind}`, event)
+        const { notes = [], ...rest } = event
+        if (event.kind === 'load_failed') logger.error('model load failed', rest)
+        else logger.info(`model ${event.kind}`, rest)
+        for (const note of notes) logger.info(note, { model: event.model, version: event.version })
         tracing?.modelEvent(event)
         webhooks?.send(`model.${event.kind}`, { model: event.model, version: event.version, reason: event.reason, seconds: event.kind === 'loaded' ? event.seconds : undefined })
       }

@@ -61,6 +61,8 @@ export interface PoolOptions {
   readonly modelBatching?: ModelBatching | null
   /** The first model's members and rule when it is an ensemble. */
   readonly ensemble?: EnsembleSpec | null
+  /** MODEL_CACHE_DIR: where every model's compiled file is looked up and written; null or absent: no cache. */
+  readonly modelCacheDir?: string | null
 }
 
 /** What the pool reports of each predict task it hands a worker: its model, texts, and the requests' chunks it carries. */
@@ -129,6 +131,7 @@ export class ClassifierPool {
   #observer: TaskObserver | undefined
   #closed = false
   readonly #starts: WorkerStarts
+  readonly #cacheDir: string | null
 
   private constructor (piscina: Piscina<Task, unknown>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
     this.#piscina = piscina
@@ -142,6 +145,7 @@ export class ClassifierPool {
     this.#batching = options.adaptiveBatch ?? NO_BATCHING
     if (options.modelBatching != null) this.#modelBatching.set(DEFAULT_MODEL_KEY, options.modelBatching)
     this.#starts = starts
+    this.#cacheDir = options.modelCacheDir ?? null
   }
 
   /** Tells `observer` of every classify and score task from now on (the service's Prometheus histogram). */
@@ -196,7 +200,7 @@ export class ClassifierPool {
     let decoded
     let statuses: WorkerStatus[]
     try {
-      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null, options.ensemble ?? null))
+      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null, options.ensemble ?? null, options.modelCacheDir ?? null))
       statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.workers)
     } catch (err) {
       // A refusal usually comes while the workers still load their code: let them finish first.
@@ -227,7 +231,7 @@ export class ClassifierPool {
    */
   async addModel (key: string, spec: ModelSpec): Promise<ModelStatus> {
     const started = performance.now()
-    const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null, spec.ensemble ?? null)
+    const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null, spec.ensemble ?? null, this.#cacheDir)
     const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, this.#workers)
     const model = modelStatus(decoded, statuses, performance.now() - started)
     this.#models.set(key, model)

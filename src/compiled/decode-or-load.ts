@@ -3,7 +3,8 @@
  * a cache directory, a model's pickles are looked up there first by their SHA-256, and on a
  * miss decoded as always, its compiled file written once the state is handed over.
  */
-import { closeSync, openSync, readSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readSync } from 'node:fs'
+import path from 'node:path'
 import { ServiceError } from '../errors.js'
 import { decodeEnsemble, type AnyModelState } from '../model/ensemble.js'
 import { decodeServedModel, type AppSource } from '../model/served-model.js'
@@ -77,6 +78,9 @@ export async function decodeOrLoad (model: ModelSources, cacheDir: string | null
     return { state, app, info, notes: [...notes, found.note], bytes }
   }
   const decoded = await decodePickles(model)
-  const write = (): void => { writeCompiled(found.file, decoded, { product: productVersion(), sources }) }
+  const write = (): void => {
+    mkdirSync(path.dirname(found.file), { recursive: true })
+    writeCompiled(found.file, decoded, { product: productVersion(), sources })
+  }
   return { ...decoded, notes: [...decoded.notes, found.note], compile: { file: found.file, write } }
 }

@@ -1,8 +1,8 @@
 /**
  * Mutation fuzzing of compiled model files, as test/pickle/fuzz.test.ts fuzzes pickles: real
  * compiled files of fixture models, mutated, then loaded; every outcome must be a model or a
- * ServiceError in one line, each within 1 s, and a model that loads must answer texts without
- * throwing. Most mutants get their checksum recomputed, so they reach the checks behind it
+ * ServiceError in one line, each within 1 s of CPU (CPU, not wall time: the bound holds on a
+ * busy machine), and a model that loads must answer texts without throwing. Most mutants get their checksum recomputed, so they reach the checks behind it
  * rather than stopping at the checksum.
  *
  * COMPILED_FUZZ_ITERATIONS (default 300) and FUZZ_SEED set the run; the issue's figure is 30,000.
@@ -121,7 +121,7 @@ describe('fuzzing compiled model files', function () {
   })
   after(() => rmSync(dir, { recursive: true, force: true }))
 
-  it(`meets ${ITERATIONS} mutated compiled files with a model that answers or a one-line ServiceError, each within 1 s`, async () => {
+  it(`meets ${ITERATIONS} mutated compiled files with a model that answers or a one-line ServiceError, each within 1 s of CPU`, async () => {
     expect(corpus.length).to.be.at.least(3)
     const rand = prng(SEED)
     const counts = { served: 0, refused: 0 }
@@ -135,7 +135,7 @@ describe('fuzzing compiled model files', function () {
       if (!structured && rand() < 0.9) bytes = withChecksum(bytes)
       writeBytes(file, bytes)
       const where = `iteration ${i} (${name}, seed ${SEED})`
-      const started = performance.now()
+      const started = process.cpuUsage()
       try {
         const loaded = await loadCompiledModel(file, null)
         for (const text of TEXTS) loaded.predictor.predict(text)
@@ -147,7 +147,8 @@ describe('fuzzing compiled model files', function () {
         }
         counts.refused++
       }
-      const ms = performance.now() - started
+      const spent = process.cpuUsage(started)
+      const ms = (spent.user + spent.system) / 1000
       slowest = Math.max(slowest, ms)
       expect(ms, where).to.be.below(SLOW_MS)
     }

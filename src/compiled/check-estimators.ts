@@ -7,7 +7,7 @@
  */
 import { checkStructure, type TreeState } from '../sklearn/classifiers/tree.js'
 import type { Role } from '../sklearn/estimator.js'
-import { Fields, checkRange, shapeProblem } from './check-fields.js'
+import { Fields, checkRange, shapeProblem, typedArray } from './check-fields.js'
 import { checkAnalyzerOptions, checkTermList, checkTermTable, checkTfidf, checkWordIndex } from './check-text.js'
 import { planWordRuns } from '../sklearn/text/analyzer.js'
 import { countCast } from '../sklearn/vectorizers/count-dtype.js'
@@ -41,6 +41,27 @@ function checkTree (value: unknown, where: string, nFeatures: number, nClasses: 
   }
   if (tree.missingGoLeft.length !== 0 && tree.missingGoLeft.length !== nodeCount) throw shapeProblem(`${where}.missingGoLeft`, `has ${tree.missingGoLeft.length} values for ${nodeCount} nodes`)
   checkStructure(tree, where, nFeatures, -1)
+}
+
+/** A meta-estimator's inner classifiers, each checked. */
+function members (f: Fields, name: string, inner: (role: Role, value: unknown, where: string) => void): readonly unknown[] {
+  const list = f.list(name, 1)
+  list.forEach((s, i) => inner('classifier', s, `${f.where}.${name}[${i}]`))
+  return list
+}
+
+/** A calibrator of `method`: sigmoid's a and b, temperature's beta, isotonic thresholds strictly increasing. */
+function checkCalibrator (c: Fields, method: string): void {
+  c.oneOf('kind', [method])
+  if (method === 'sigmoid') { c.number('a'); c.number('b'); return }
+  if (method === 'temperature') { c.number('beta'); return }
+  const x = c.array('x', Float64Array)
+  c.array('y', Float64Array, x.length)
+  if (x.length === 0) throw shapeProblem(`${c.where}.x`, 'is empty')
+  for (let i = 1; i < x.length; i++) if (!(x[i]! > x[i - 1]!)) throw shapeProblem(`${c.where}.x`, `is not strictly increasing at ${i}`)
+  c.number('min')
+  c.number('max')
+  c.bool('clip')
 }
 
 function checkMask (f: Fields): void {
@@ -175,7 +196,129 @@ const CHECKERS: ReadonlyMap<string, { readonly role: Role, readonly check: Check
       f.array('proba', Float64Array, k)
       f.int('classIndex', 0, k - 1)
     }
-  }]
+  }],
+  ['voting', {
+    role: 'classifier',
+    check: (f, inner) => {
+      classes(f)
+      const voting = f.oneOf('voting', ['hard', 'soft'])
+      const n = members(f, 'estimators', inner).length
+      const weights = f.nullable('weights', name => f.array(name, Float64Array, n))
+      if (voting === 'soft' && weights !== null && weights.reduce((a, b) => a + b, 0) === 0) throw shapeProblem(`${f.where}.weights`, 'sum to zero')
+      plainParams(f)
+    }
+  }],
+  ['one-vs-rest', {
+    role: 'classifier',
+    check: (f, inner) => {
+      const k = classes(f).length
+      const n = members(f, 'estimators', inner).length
+      if (n !== (k === 2 ? 1 : k)) throw shapeProblem(`${f.where}.estimators`, `are ${n} for ${k} classes`)
+      f.bool('tiesToFirst')
+      f.bool('zeroRowStaysZero')
+      plainParams(f)
+    }
+  }],
+  ['one-vs-one', {
+    role: 'classifier',
+    check: (f, inner) => {
+      const k = classes(f).length
+      const n = members(f, 'estimators', inner).length
+      if (n !== (k * (k - 1)) / 2) throw shapeProblem(`${f.where}.estimators`, `are ${n} for ${k} classes`)
+      plainParams(f)
+    }
+  }],
+  ['bagging', {
+    role: 'classifier',
+    check: (f, inner) => {
+      classes(f)
+      const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+      const n = members(f, 'estimators', inner).length
+      const features = f.list('features')
+      if (features.length !== n) throw shapeProblem(`${f.where}.features`, `are ${features.length} lists for ${n} estimators`)
+      features.forEach((c, i) => checkRange(typedArray(c, `${f.where}.features[${i}]`, Int32Array), `${f.where}.features[${i}]`, 0, nFeatures - 1))
+      f.int('nEstimators', 1)
+    }
+  }],
+  ['adaboost', {
+    role: 'classifier',
+    check: (f, inner) => {
+      classes(f)
+      const n = members(f, 'estimators', inner).length
+      f.array('weights', Float64Array, n)
+      f.number('weightSum')
+      f.bool('real')
+      f.bool('symmetric')
+    }
+  }],
+  ['stacking', {
+    role: 'classifier',
+    check: (f, inner) => {
+      classes(f)
+      const n = members(f, 'estimators', inner).length
+      const methods = f.list('stackMethods')
+      if (methods.length !== n || !methods.every(m => m === 'predict_proba' || m === 'decision_function' || m === 'predict')) throw shapeProblem(`${f.where}.stackMethods`, `are not ${n} stack methods`)
+      inner('classifier', f.value('finalEstimator'), `${f.where}.finalEstimator`)
+      f.bool('passthrough')
+      f.nullable('featureOuts', name => f.numbers(name))
+      plainParams(f)
+    }
+  }],
+  ['calibrated', {
+    role: 'classifier',
+    check: (f, inner) => {
+      const k = classes(f).length
+      f.list('members', 1).forEach((m, i) => {
+        const member = new Fields(m, `${f.where}.members[${i}]`)
+        inner('classifier', member.value('estimator'), `${member.where}.estimator`)
+        const method = member.oneOf('method', ['sigmoid', 'isotonic', 'temperature'])
+        const calibrators = member.list('calibrators', 1)
+        if (calibrators.length > k || ((method === 'temperature' || k === 2) && calibrators.length !== 1)) throw shapeProblem(`${member.where}.calibrators`, `are ${calibrators.length} for ${k} classes`)
+        calibrators.forEach((c, j) => checkCalibrator(new Fields(c, `${member.where}.calibrators[${j}]`), method))
+      })
+      plainParams(f)
+    }
+  }],
+  ['mlp', {
+    role: 'classifier',
+    check: f => {
+      const k = classes(f).length
+      const sizes = f.numbers('sizes')
+      if (sizes.length < 2 || !sizes.every(n => Number.isInteger(n) && n >= 1 && n <= MAX_FEATURES)) throw shapeProblem(`${f.where}.sizes`, 'are not two or more layer widths')
+      if (sizes[sizes.length - 1] !== (k === 2 ? 1 : k)) throw shapeProblem(`${f.where}.sizes`, `end in ${sizes[sizes.length - 1]!} outputs for ${k} classes`)
+      const coefs = f.list('coefs', sizes.length - 1)
+      const intercepts = f.list('intercepts', sizes.length - 1)
+      if (coefs.length !== sizes.length - 1 || intercepts.length !== sizes.length - 1) throw shapeProblem(f.where, `has ${coefs.length} layers of weights for ${sizes.length} widths`)
+      coefs.forEach((c, i) => typedArray(c, `${f.where}.coefs[${i}]`, Float64Array, sizes[i]! * sizes[i + 1]!))
+      intercepts.forEach((b, i) => typedArray(b, `${f.where}.intercepts[${i}]`, Float64Array, sizes[i + 1]!))
+      f.oneOf('activation', ['identity', 'relu', 'tanh', 'logistic'])
+      f.oneOf('outActivation', [k === 2 ? 'logistic' : 'softmax'])
+      plainParams(f)
+    }
+  }],
+  ['gradient-boosting', {
+    role: 'classifier',
+    check: (f, inner) => {
+      const nClasses = classes(f).length
+      const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+      const k = f.int('k', 1)
+      if (k !== (nClasses === 2 ? 1 : nClasses)) throw shapeProblem(`${f.where}.k`, `is ${k} for ${nClasses} classes`)
+      const trees = f.list('trees', k)
+      if (trees.length % k !== 0) throw shapeProblem(`${f.where}.trees`, `are ${trees.length}, not stages of ${k}`)
+      // Regression trees: one value per node, read at the leaf.
+      trees.forEach((t, i) => { checkTree(t, `${f.where}.trees[${i}]`, nFeatures, 1); if (new Fields(t, '').int('width', 1, 1) !== 1) throw shapeProblem(`${f.where}.trees[${i}]`, 'is not a regression tree') })
+      f.number('learningRate')
+      f.bool('exponential')
+      f.bool('since14')
+      f.number('eps')
+      f.nullable('initRaw', name => f.array(name, Float64Array, k))
+      f.nullable('init', name => {
+        inner('classifier', f.value(name), `${f.where}.${name}`)
+        const own = f.object(name).strings('classes', 1).length
+        if (own !== nClasses) throw shapeProblem(`${f.where}.init`, `has ${own} classes for ${nClasses}`)
+      })
+    }
+  }],
 ])
 
 /** The estimator types a compiled file may carry. */

@@ -319,6 +319,37 @@ const CHECKERS: ReadonlyMap<string, { readonly role: Role, readonly check: Check
       })
     }
   }],
+  ['svc', {
+    role: 'classifier',
+    check: f => {
+      const k = classes(f).length
+      const pairs = (k * (k - 1)) / 2
+      f.oneOf('kernel', ['linear', 'poly', 'rbf', 'sigmoid'])
+      f.number('gamma')
+      f.number('coef0')
+      f.int('degree', -(2 ** 31))
+      const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+      // Support vectors as CSR: row pointers from 0 to the entries, never going back, columns inside the row.
+      const ptr = f.array('svIndptr', Int32Array)
+      const l = ptr.length - 1
+      if (l < 0) throw shapeProblem(`${f.where}.svIndptr`, 'is empty')
+      const idx = f.indices('svIndices', 0, nFeatures - 1)
+      f.array('svValues', Float64Array, idx.length)
+      if (ptr[0] !== 0 || ptr[l] !== idx.length) throw shapeProblem(`${f.where}.svIndptr`, `does not run from 0 to ${idx.length}`)
+      for (let s = 0; s < l; s++) if (ptr[s + 1]! < ptr[s]!) throw shapeProblem(`${f.where}.svIndptr`, `goes back at ${s + 1}`)
+      f.bool('svSorted')
+      const nSupport = f.indices('nSupport', 0, l, k)
+      if (nSupport.reduce((a, b) => a + b, 0) !== l) throw shapeProblem(`${f.where}.nSupport`, `does not sum to the ${l} support vectors`)
+      f.array('dualCoef', Float64Array, (k - 1) * l)
+      f.array('intercept', Float64Array, pairs)
+      const probA = f.nullable('probA', name => f.array(name, Float64Array, pairs))
+      const probB = f.nullable('probB', name => f.array(name, Float64Array, pairs))
+      if ((probA === null) !== (probB === null)) throw shapeProblem(f.where, 'has one of probA and probB')
+      f.bool('ovr')
+      f.bool('breakTies')
+      plainParams(f)
+    }
+  }]
 ])
 
 /** The estimator types a compiled file may carry. */

@@ -64,6 +64,33 @@ function checkCalibrator (c: Fields, method: string): void {
   c.bool('clip')
 }
 
+/** Compressed rows (or columns): pointers from 0 to the entries, never going back; each major's minor indices inside `minor`, increasing when `strict`. */
+function checkCompressed (f: Fields, pointers: string, indices: string, major: number, minor: number, strict: boolean): number {
+  const ptr = f.array(pointers, Int32Array, major + 1)
+  const idx = f.indices(indices, 0, minor - 1)
+  if (ptr[0] !== 0 || ptr[major] !== idx.length) throw shapeProblem(`${f.where}.${pointers}`, `does not run from 0 to ${idx.length}`)
+  for (let r = 0; r < major; r++) {
+    if (ptr[r + 1]! < ptr[r]!) throw shapeProblem(`${f.where}.${pointers}`, `goes back at ${r + 1}`)
+    if (strict) for (let p = ptr[r]! + 1; p < ptr[r + 1]!; p++) if (idx[p]! <= idx[p - 1]!) throw shapeProblem(`${f.where}.${indices}`, `do not increase in row ${r}`)
+  }
+  return idx.length
+}
+
+/** A KNeighborsClassifier's training rows, by row and by feature, with their norms. */
+function checkTrainingRows (f: Fields): { nSamples: number, nFeatures: number } {
+  const nSamples = f.int('nSamples', 1)
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  // A training row's columns may come unsorted (scikit-learn keeps them as fitted); by feature, we built them sorted.
+  const nnz = checkCompressed(f, 'indptr', 'indices', nSamples, nFeatures, false)
+  f.array('data', Float64Array, nnz)
+  f.bool('float32')
+  if (checkCompressed(f, 'cscIndptr', 'cscRows', nFeatures, nSamples, true) !== nnz) throw shapeProblem(`${f.where}.cscRows`, `do not hold the ${nnz} entries`)
+  f.array('cscData', Float64Array, nnz)
+  f.array('sqNorms', Float64Array, nSamples)
+  f.array('cscUnit', Float64Array, nnz)
+  return { nSamples, nFeatures }
+}
+
 function checkMask (f: Fields): void {
   const mask = f.array('mask', Uint8Array)
   checkRange(mask, `${f.where}.mask`, 0, 1)
@@ -347,6 +374,25 @@ const CHECKERS: ReadonlyMap<string, { readonly role: Role, readonly check: Check
       if ((probA === null) !== (probB === null)) throw shapeProblem(f.where, 'has one of probA and probB')
       f.bool('ovr')
       f.bool('breakTies')
+      plainParams(f)
+    }
+  }],
+  ['k-neighbors', {
+    role: 'classifier',
+    check: f => {
+      const k = classes(f, 1).length
+      const fit = checkTrainingRows(f.object('fit'))
+      if (f.int('nFeatures', 1, MAX_FEATURES) !== fit.nFeatures) throw shapeProblem(`${f.where}.nFeatures`, `is not the ${fit.nFeatures} of the training rows`)
+      f.int('nNeighbors', 1, fit.nSamples)
+      f.oneOf('weights', ['uniform', 'distance'])
+      f.oneOf('metric', ['euclidean', 'l2', 'manhattan', 'cosine'])
+      f.oneOf('classModeMetric', ['l2', 'manhattan', 'minkowski', null])
+      f.oneOf('sort', ['quicksort', 'introsort'])
+      f.int('threads', 1, 1024)
+      f.bool('float32Metric')
+      f.bool('euclideanReduction')
+      f.bool('fitReducible')
+      f.indices('y', 0, k - 1, fit.nSamples)
       plainParams(f)
     }
   }]

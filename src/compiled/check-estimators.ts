@@ -91,6 +91,90 @@ function checkTrainingRows (f: Fields): { nSamples: number, nFeatures: number } 
   return { nSamples, nFeatures }
 }
 
+/**
+ * An xgboost booster's trees side by side: each tree's nodes within its range, each split's
+ * children two adjacent nodes after it in the same tree reached once from the root (so a walk
+ * ends at a leaf), its missing-value child one of them, its feature inside the row.
+ */
+function checkBooster (f: Fields, nGroups: number): void {
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  if (f.int('nGroups', 1) !== nGroups) throw shapeProblem(`${f.where}.nGroups`, `is not ${nGroups}`)
+  const treeGroup = f.indices('treeGroup', 0, nGroups - 1)
+  const trees = treeGroup.length
+  const left = f.array('left', Int32Array)
+  const nodes = left.length
+  const start = f.array('treeStart', Int32Array, trees + 1)
+  const defaultChild = f.array('defaultChild', Int32Array, nodes)
+  const feature = f.array('feature', Int32Array, nodes)
+  f.array('value', Float32Array, nodes)
+  f.array('baseMargins', Float32Array, nGroups)
+  f.number('missing')
+  if (start[0] !== 0 || start[trees]! > nodes) throw shapeProblem(`${f.where}.treeStart`, `does not run from 0 to at most ${nodes}`)
+  const seen = new Uint8Array(nodes)
+  for (let t = 0; t < trees; t++) {
+    const base = start[t]!
+    const end = start[t + 1]!
+    if (!(end > base)) throw shapeProblem(`${f.where}.treeStart`, `gives tree ${t} no nodes`)
+    const stack = [base]
+    while (stack.length > 0) {
+      const node = stack.pop()!
+      const l = left[node]!
+      if (l === -1) continue
+      if (!(l > node && l + 1 < end)) throw shapeProblem(`${f.where}.left`, `[${node}] is ${l}, not two nodes after it in tree ${t}`)
+      if (defaultChild[node] !== l && defaultChild[node] !== l + 1) throw shapeProblem(`${f.where}.defaultChild`, `[${node}] is neither child`)
+      if (!(feature[node]! >= 0 && feature[node]! < nFeatures)) throw shapeProblem(`${f.where}.feature`, `[${node}] is ${feature[node]!}, outside 0..${nFeatures - 1}`)
+      for (const child of [l, l + 1]) {
+        if (seen[child] === 1) throw shapeProblem(`${f.where}.left`, `reaches node ${child} twice`)
+        seen[child] = 1
+        stack.push(child)
+      }
+    }
+  }
+}
+
+/**
+ * A LightGBM model's trees side by side: per tree, splits whose children are later splits of
+ * the tree or its leaves, each reached once (so a walk ends at a leaf), split features inside
+ * the row, and no categorical split (bit 0 of decision_type), as the model text reader requires.
+ */
+function checkLightGbmModel (f: Fields, nClasses: number): void {
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  const objective = f.oneOf('objective', ['binary', 'cross_entropy', 'multiclass', 'multiclassova'])
+  f.number('sigmoid')
+  const outputs = f.int('outputs', 1)
+  if (outputs !== (objective === 'binary' || objective === 'cross_entropy' ? 1 : nClasses) || (outputs === 1 && nClasses !== 2)) throw shapeProblem(`${f.where}.outputs`, `is ${outputs} for ${nClasses} classes and objective ${objective}`)
+  const stored = f.int('storedIterations', 1)
+  // Only the iterations predicted with are kept.
+  const trees = f.int('iterations', 1, stored) * outputs
+  f.bool('averageOutput')
+  f.bool('since47')
+  const nodeStart = f.array('nodeStart', Int32Array, trees + 1)
+  const leafStart = f.array('leafStart', Int32Array, trees + 1)
+  const splitFeature = f.indices('splitFeature', 0, nFeatures - 1)
+  const nodes = splitFeature.length
+  f.array('threshold', Float64Array, nodes)
+  const decisionType = f.array('decisionType', Uint8Array, nodes)
+  const left = f.array('left', Int32Array, nodes)
+  const right = f.array('right', Int32Array, nodes)
+  const leafValue = f.array('leafValue', Float64Array)
+  if (nodeStart[0] !== 0 || nodeStart[trees] !== nodes || leafStart[0] !== 0 || leafStart[trees] !== leafValue.length) throw shapeProblem(f.where, 'has tree ranges that do not cover its nodes and leaves')
+  decisionType.forEach((d, i) => { if ((d & 1) !== 0 || d > 15) throw shapeProblem(`${f.where}.decisionType`, `[${i}] is ${d}`) })
+  for (let t = 0; t < trees; t++) {
+    const n = nodeStart[t + 1]! - nodeStart[t]!
+    const leaves = leafStart[t + 1]! - leafStart[t]!
+    if (n < 0 || leaves !== n + 1) throw shapeProblem(f.where, `tree ${t} has ${n} splits and ${leaves} leaves`)
+    const parents = new Uint8Array(2 * n + 1)
+    for (let node = 0; node < n; node++) {
+      for (const c of [left[nodeStart[t]! + node]!, right[nodeStart[t]! + node]!]) {
+        if (!(c >= -leaves && c < n) || (c >= 0 && c <= node)) throw shapeProblem(f.where, `tree ${t} node ${node} has the child ${c}`)
+        const id = c >= 0 ? c : n + ~c
+        if (parents[id] !== 0) throw shapeProblem(f.where, `tree ${t} reaches ${c} twice`)
+        parents[id] = 1
+      }
+    }
+  }
+}
+
 function checkMask (f: Fields): void {
   const mask = f.array('mask', Uint8Array)
   checkRange(mask, `${f.where}.mask`, 0, 1)
@@ -394,6 +478,23 @@ const CHECKERS: ReadonlyMap<string, { readonly role: Role, readonly check: Check
       f.bool('fitReducible')
       f.indices('y', 0, k - 1, fit.nSamples)
       plainParams(f)
+    }
+  }],
+  ['xgboost', {
+    role: 'classifier',
+    check: f => {
+      const k = classes(f).length
+      const objective = f.oneOf('objective', ['binary:logistic', 'multi:softprob', 'multi:softmax'])
+      checkBooster(f.object('booster'), objective === 'binary:logistic' ? 1 : k)
+      f.object('params')
+    }
+  }],
+  ['lightgbm', {
+    role: 'classifier',
+    check: f => {
+      const k = classes(f).length
+      checkLightGbmModel(f.object('model'), k)
+      f.bool('decisionFunction')
     }
   }]
 ])

@@ -111,7 +111,13 @@ describe('fuzzing compiled model files', function () {
       DEFAULT_PATHS,
       { model: path.join(FIXTURES, 'estimators', '1.9.1', 'tree-gini', 'final_best_model.pkl'), vectorizers: [v('1.9.1', 'poem.pkl')] },
       { model: path.join(FIXTURES, 'estimators', '1.6.1', 'bernoullinb', 'final_best_model.pkl'), vectorizers: [v('1.6.1', 'sent.pkl')] },
-      { model: path.join(FIXTURES, 'estimators', '1.2.1', 'select-kbest', 'final_best_model.pkl'), vectorizers: [] }
+      { model: path.join(FIXTURES, 'estimators', '1.2.1', 'select-kbest', 'final_best_model.pkl'), vectorizers: [] },
+      { model: path.join(FIXTURES, 'estimators', '1.9.1', 'svc-rbf-ovr', 'final_best_model.pkl'), vectorizers: [v('1.9.1', 'poem.pkl')] },
+      { model: path.join(FIXTURES, 'estimators', '1.9.1', 'gb-multi', 'final_best_model.pkl'), vectorizers: [v('1.9.1', 'poem.pkl')] },
+      { model: path.join(FIXTURES, 'estimators', '1.9.1', 'stacking', 'final_best_model.pkl'), vectorizers: [v('1.9.1', 'poem.pkl')] },
+      { model: path.join(FIXTURES, 'xgboost', '3.2.0', 'multi-softprob', 'final_best_model.pkl'), vectorizers: [path.join(FIXTURES, 'xgboost', '3.2.0', 'multi-softprob', 'tfidf_vectorizer.pkl')] },
+      { model: path.join(FIXTURES, 'lightgbm', 'booster-binary', 'booster.pkl'), vectorizers: [path.join(FIXTURES, 'lightgbm', 'booster-binary', 'tfidf_vectorizer.pkl')] },
+      { model: path.join(FIXTURES, 'knn', '1.9.1', 'a-cosine-distance-k3', 'model.pkl'), vectorizers: [path.join(FIXTURES, 'knn', '1.9.1', '_vectorizers', 'a.pkl')] }
     ]
     for (const [i, paths] of models.entries()) {
       try {
@@ -122,7 +128,7 @@ describe('fuzzing compiled model files', function () {
   after(() => rmSync(dir, { recursive: true, force: true }))
 
   it(`meets ${ITERATIONS} mutated compiled files with a model that answers or a one-line ServiceError, each within 1 s of CPU`, async () => {
-    expect(corpus.length).to.be.at.least(3)
+    expect(corpus.length).to.be.at.least(9)
     const rand = prng(SEED)
     const counts = { served: 0, refused: 0 }
     let slowest = 0

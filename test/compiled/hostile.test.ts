@@ -29,7 +29,17 @@ describe('hostile compiled model files', function () {
   const dir = tempDir('tfsc-hostile-')
   let linear: Uint8Array
   let tree: Uint8Array
+  const families = new Map<string, Uint8Array>()
+  const fixture = async (name: string, model: string, vectorizers: string[]): Promise<void> => {
+    families.set(name, readBytes(await compileInProcess({ paths: { model: path.join(FIXTURES, model), vectorizers: vectorizers.map(v => path.join(FIXTURES, v)) }, settingsFile: null }, path.join(dir, `${name}.tfsc`))))
+  }
   before(async () => {
+    await fixture('xgboost', 'xgboost/3.2.0/multi-softprob/final_best_model.pkl', ['xgboost/3.2.0/multi-softprob/tfidf_vectorizer.pkl'])
+    await fixture('lightgbm', 'lightgbm/booster-binary/booster.pkl', ['lightgbm/booster-binary/tfidf_vectorizer.pkl'])
+    await fixture('svc', 'estimators/1.9.1/svc-rbf-ovr/final_best_model.pkl', ['estimators/1.9.1/_vectorizers/poem.pkl'])
+    await fixture('knn', 'knn/1.9.1/a-cosine-distance-k3/model.pkl', ['knn/1.9.1/_vectorizers/a.pkl'])
+    await fixture('gb', 'estimators/1.9.1/gb-multi/final_best_model.pkl', ['estimators/1.9.1/_vectorizers/poem.pkl'])
+    await fixture('mlp', 'estimators/1.9.1/mlp-relu/final_best_model.pkl', ['estimators/1.9.1/_vectorizers/poem.pkl'])
     linear = readBytes(await compileInProcess({ paths: DEFAULT_PATHS, settingsFile: null }, path.join(dir, 'linear.tfsc')))
     const treeDir = path.join(FIXTURES, 'estimators', '1.9.1', 'tree-gini')
     tree = readBytes(await compileInProcess({ paths: { model: path.join(treeDir, 'final_best_model.pkl'), vectorizers: [path.join(FIXTURES, 'estimators', '1.9.1', '_vectorizers', 'poem.pkl')] }, settingsFile: null }, path.join(dir, 'tree.tfsc')))
@@ -63,6 +73,7 @@ describe('hostile compiled model files', function () {
     out.set(body, 64 + header.length)
     return withChecksum(out)
   }
+  const F = (name: string) => (): Uint8Array => families.get(name)!
   const L = (): Uint8Array => linear
   const T = (): Uint8Array => tree
 
@@ -125,7 +136,19 @@ describe('hostile compiled model files', function () {
     ['a tree whose child lies past its nodes', changed(T, (p, t) => { arrayBytes(p, t.state.classifier.tree.right).setInt32(0, 1_000_000, true) }), /child 1000000/],
     ['a tree splitting on a feature past the row', changed(T, (p, t) => { arrayBytes(p, t.state.classifier.tree.feature).setInt32(0, 2 ** 30, true) }), /splits on feature/],
     ['a tree of more nodes than its arrays', changed(T, (_p, t) => { t.state.classifier.tree.nodeCount += 5 }), /has \d+ values/],
-    ['a tree of zero-width values', changed(T, (_p, t) => { t.state.classifier.tree.width = 0 }), /width is 0/]
+    ['a tree of zero-width values', changed(T, (_p, t) => { t.state.classifier.tree.width = 0 }), /width is 0/],
+    ['an xgboost split that points back at itself', changed(F('xgboost'), (p, t) => { arrayBytes(p, t.state.classifier.booster.left).setInt32(0, 0, true) }), /not two nodes after it/],
+    ['an xgboost missing-value child elsewhere', changed(F('xgboost'), (p, t) => { arrayBytes(p, t.state.classifier.booster.defaultChild).setInt32(0, 7, true) }), /neither child/],
+    ['an xgboost tree group past the classes', changed(F('xgboost'), (p, t) => { arrayBytes(p, t.state.classifier.booster.treeGroup).setInt32(0, 9, true) }), /treeGroup/],
+    ['a LightGBM split whose child comes before it', changed(F('lightgbm'), (p, t) => { arrayBytes(p, t.state.classifier.model.left).setInt32(4, 0, true) }), /child 0|reaches/],
+    ['a LightGBM categorical split', changed(F('lightgbm'), (p, t) => { arrayBytes(p, t.state.classifier.model.decisionType).setUint8(0, 1) }), /decisionType/],
+    ['SVC row pointers that go back', changed(F('svc'), (p, t) => { arrayBytes(p, t.state.classifier.svIndptr).setInt32(4, -5, true) }), /svIndptr/],
+    ['SVC support counts that do not add up', changed(F('svc'), (p, t) => { const v = arrayBytes(p, t.state.classifier.nSupport); v.setInt32(0, v.getInt32(0, true) + 1, true) }), /nSupport/],
+    ['a neighbour label past the classes', changed(F('knn'), (p, t) => { arrayBytes(p, t.state.classifier.y).setInt32(0, 99, true) }), /\.y/],
+    ['more neighbours than training rows', changed(F('knn'), (_p, t) => { t.state.classifier.nNeighbors = 1e6 }), /nNeighbors/],
+    ['training columns past the row', changed(F('knn'), (p, t) => { arrayBytes(p, t.state.classifier.fit.indices).setInt32(0, 2 ** 30, true) }), /fit\.indices/],
+    ['boosting stages that are not whole', changed(F('gb'), (_p, t) => { t.state.classifier.trees.pop() }), /not stages of/],
+    ['an MLP layer of the wrong size', changed(F('mlp'), (_p, t) => { t.state.classifier.sizes[1] += 1 }), /coefs\[0\] has/]
   ]
 
   for (const [name, make, expected] of CASES) {

@@ -50,6 +50,14 @@ function members (f: Fields, name: string, inner: (role: Role, value: unknown, w
   return list
 }
 
+/** A multiclass wrapper's inner classifiers: as many as `expected` gives for its classes (one per class, or per pair). */
+function countedMembers (f: Fields, inner: (role: Role, value: unknown, where: string) => void, expected: (k: number) => number): void {
+  const k = classes(f).length
+  const n = members(f, 'estimators', inner).length
+  if (n !== expected(k)) throw shapeProblem(`${f.where}.estimators`, `are ${n} for ${k} classes`)
+  plainParams(f)
+}
+
 /** A calibrator of `method`: sigmoid's a and b, temperature's beta, isotonic thresholds strictly increasing. */
 function checkCalibrator (c: Fields, method: string): void {
   c.oneOf('kind', [method])
@@ -322,23 +330,12 @@ const CHECKERS: ReadonlyMap<string, { readonly role: Role, readonly check: Check
   ['one-vs-rest', {
     role: 'classifier',
     check: (f, inner) => {
-      const k = classes(f).length
-      const n = members(f, 'estimators', inner).length
-      if (n !== (k === 2 ? 1 : k)) throw shapeProblem(`${f.where}.estimators`, `are ${n} for ${k} classes`)
+      countedMembers(f, inner, k => k === 2 ? 1 : k)
       f.bool('tiesToFirst')
       f.bool('zeroRowStaysZero')
-      plainParams(f)
     }
   }],
-  ['one-vs-one', {
-    role: 'classifier',
-    check: (f, inner) => {
-      const k = classes(f).length
-      const n = members(f, 'estimators', inner).length
-      if (n !== (k * (k - 1)) / 2) throw shapeProblem(`${f.where}.estimators`, `are ${n} for ${k} classes`)
-      plainParams(f)
-    }
-  }],
+  ['one-vs-one', { role: 'classifier', check: (f, inner) => { countedMembers(f, inner, k => (k * (k - 1)) / 2) } }],
   ['bagging', {
     role: 'classifier',
     check: (f, inner) => {

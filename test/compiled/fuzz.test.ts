@@ -14,6 +14,7 @@ import { loadCompiledModel } from '../../src/compiled/load-compiled.js'
 import { ServiceError } from '../../src/errors.js'
 import { FIXTURES } from '../helpers/paths.js'
 import { prng } from '../helpers/prng.js'
+import { bitFlips, chunkRepeat, truncation } from '../helpers/byte-mutators.js'
 import { DEFAULT_PATHS, compileInProcess, joinCompiled, readBytes, splitCompiled, tempDir, withChecksum, writeBytes } from '../helpers/compiled-files.js'
 
 const ITERATIONS = Number(process.env.COMPILED_FUZZ_ITERATIONS ?? 300)
@@ -78,27 +79,14 @@ const STRUCTURED: ReadonlyArray<readonly [string, Mutator]> = [
 
 /** Mutations of the bytes, as the pickle fuzzer makes them; the checksum is then recomputed, or (rarely) left wrong. */
 const BYTES: ReadonlyArray<readonly [string, Mutator]> = [
-  ['bit flips', (input, rand) => {
-    const out = input.slice()
-    for (let i = 0, n = 1 + Math.floor(rand() * 8); i < n; i++) out[Math.floor(rand() * out.length)]! ^= 1 << Math.floor(rand() * 8)
-    return out
-  }],
-  ['truncation', (input, rand) => input.slice(0, Math.floor(rand() * input.length))],
+  ['bit flips', bitFlips],
+  ['truncation', truncation],
   ['byte set in the preamble', (input, rand) => {
     const out = input.slice()
     out[8 + Math.floor(rand() * 24)] = Math.floor(rand() * 256)
     return out
   }],
-  ['chunk repeat', (input, rand) => {
-    const at = Math.floor(rand() * input.length)
-    const chunk = input.subarray(at, at + 1 + Math.floor(rand() * 16))
-    const times = 1 + Math.floor(rand() * 50)
-    const out = new Uint8Array(input.length + chunk.length * times)
-    out.set(input.subarray(0, at))
-    for (let i = 0; i < times; i++) out.set(chunk, at + i * chunk.length)
-    out.set(input.subarray(at), at + chunk.length * times)
-    return out
-  }]
+  ['chunk repeat', chunkRepeat(50)]
 ]
 
 describe('fuzzing compiled model files', function () {

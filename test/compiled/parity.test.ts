@@ -15,7 +15,7 @@ import { decodeServedModel, type ServedModelSpec } from '../../src/model/served-
 import { readModelSettings } from '../../src/settings/model-settings.js'
 import type { TextClassifier } from '../../src/sklearn/predictor.js'
 import type { EnsemblePredictor } from '../../src/model/ensemble.js'
-import { shareState } from '../../src/sklearn/shared-state.js'
+import { shareState, stateBytes } from '../../src/sklearn/shared-state.js'
 import { writeCompiled } from '../../src/compiled/write.js'
 import { tempDir } from '../helpers/compiled-files.js'
 import { FIXTURES } from '../helpers/paths.js'
@@ -95,6 +95,9 @@ describe('compiled models answer as their pickles do', function () {
       expect(exact(loaded.info), c.name).to.equal(exact(decoded.info))
       expect(loaded.notes, c.name).to.deep.equal(decoded.notes)
       expect(loaded.bytes, c.name).to.equal(shared.bytes)
+      // Every array a view of the one shared buffer the file was read into, as decoding leaves them.
+      const held = stateBytes(loaded.state)
+      expect(held.shared, c.name).to.equal(held.total)
       counts.compiled++
     }
     console.log(`      ${counts.compiled} compiled and equal, ${counts.notServed} not served from pickles either`)

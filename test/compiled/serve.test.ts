@@ -80,6 +80,9 @@ describe('serving compiled models', function () {
     const fromCompiled = await runCli(['predict', '--model', out], texts)
     expect(fromCompiled.stderr).to.equal('')
     expect(fromCompiled.stdout).to.equal(fromPickles.stdout)
+    const verified = await runCli(['verify', '--model', out, path.join(app, 'expected.jsonl')])
+    expect(verified.stderr).to.equal('')
+    expect(verified.code).to.equal(0)
     // Away from its settings, the model has no functions module to run: refused, not imported from the file.
     const alone = path.join(dir, 'alone.tfsc')
     copyFileSync(out, alone)

@@ -150,7 +150,8 @@ async function main (): Promise<void> {
   const startupRounds = QUICK ? 1 : 5
   const startup = runs('startup') ? await startupRows(served, QUICK ? [2] : [1, 2, 4], QUICK ? 2 : 4, settle, texts, oracles, progress, startupRounds) : []
   const decodeFloor = runs('startup') ? decodeFloorRows(served, startupRounds, progress) : []
-  const serviceFloor = runs('startup') ? await serviceFloorRow(startupRounds, progress) : undefined
+  // The compiled section reads its start-ups against this floor too.
+  const serviceFloor = runs('startup') || runs('compiled') ? await serviceFloorRow(startupRounds, progress) : undefined
   const baselineStartup = runs('startup') && BASELINE && hasPython(['sklearn', 'fastapi', 'uvicorn']) ? await baselineStartupRows(served, startupRounds, progress) : []
   const compiled = runs('compiled') ? await compiledRows(served, QUICK ? 1 : 5, QUICK ? 2 : 4, BASELINE && hasPython(['sklearn', 'fastapi', 'uvicorn']), texts, oracles, progress) : []
   const cache = runs('cache') ? await cacheRows(models[0]!, texts, QUICK ? 1_100 : 11_000, QUICK ? 14_000 : 140_000, settle, progress) : []
@@ -193,6 +194,7 @@ async function main (): Promise<void> {
     console.log('\n## Start-up from a compiled model file and from the cache (WORKERS=2, medians of interleaved starts)\n')
     console.log(markdown(['model', 'compile s', 'compiled MB', 'from pickles s', 'compiled s', 'cache hit s', 'cache fill s', 'Python service s', 'compiled / Python', 'RSS after load, pickles MB', 'compiled MB'],
       compiled.map(r => [r.model, fmt(r.compileSeconds, 2), fmt(r.compiledMb, 1), fmt(r.picklesStartupSeconds, 2), fmt(r.compiledStartupSeconds, 2), fmt(r.cachedStartupSeconds, 2), fmt(r.cacheFillStartupSeconds, 2), fmt(r.baselineStartupSeconds ?? undefined, 2), r.baselineStartupSeconds === null ? '' : ratio2(r.compiledStartupSeconds, r.baselineStartupSeconds), fmt(r.picklesRssAfterLoadMb), fmt(r.compiledRssAfterLoadMb)])))
+    if (serviceFloor !== undefined) console.log(`\nThe floor under any start, in the same run: ready on a ${fmt(serviceFloor.modelKb)} KB model (next to nothing to decode) in ${fmt(serviceFloor.seconds, 2)} s${compiled[0]?.baselineStartupSeconds == null ? '' : `, ${compiled.map(r => `${ratio2(serviceFloor.seconds, r.baselineStartupSeconds!)} of the Python service's start on the ${r.model} model`).join(', ')}`}.`)
   }
   console.log('\n## Start-up, memory and scaling\n')
   console.log(markdown(['model', 'WORKERS', 'start-up s', 'RSS after start MB', 'RSS after load MB', `RSS ${settle} s later MB`, 'batch50 c10 texts/s'], startup.map(r => {

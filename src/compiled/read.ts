@@ -10,6 +10,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
 import { ServiceError } from '../errors.js'
 import { CHECKSUM_AT, DTYPES, FORMAT_VERSION, LIMITS, MAGIC, PREAMBLE_BYTES, aligned8, type AnyTypedArray, type CompiledHeader, type DtypeName } from './format.js'
 import { decodeTree } from './tree.js'
+import { reserved } from '../sklearn/shared-state.js'
 
 /** A compiled file's parts, structurally sound; what they say of the model is not yet checked. */
 export interface CompiledFile {
@@ -35,12 +36,6 @@ function readFully (fd: number, into: Uint8Array, position: number, file: string
     if (n === 0) throw refused(file, `the file ends ${into.byteLength - at} bytes early`)
     at += n
   }
-}
-
-/** glibc's threshold rule as shared-state.ts applies it: a buffer of 1 MiB or more gets a mapping of its own. */
-const OWN_MAPPING = 32 * 1024 * 1024 + 4096
-function reserved (bytes: number): number {
-  return bytes >= 1024 * 1024 ? Math.max(bytes, OWN_MAPPING) : bytes
 }
 
 interface Preamble {
@@ -122,7 +117,8 @@ export function readCompiledFile (file: string): CompiledFile {
     const p = readPreamble(head, size, file)
     const middle = new Uint8Array(p.blobAt - PREAMBLE_BYTES)
     readFully(fd, middle, PREAMBLE_BYTES, file)
-    // Loaded straight into the memory the workers share: no copy after this read.
+    // Loaded straight into the memory the workers share (sized as shared-state.ts sizes it, for
+    // glibc's sake): no copy after this read.
     const buffer = new SharedArrayBuffer(reserved(p.blobBytes))
     const blob = new Uint8Array(buffer, 0, p.blobBytes)
     readFully(fd, blob, p.blobAt, file)

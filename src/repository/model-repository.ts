@@ -53,6 +53,8 @@ export type RepositoryEvent = {
   readonly seconds?: number
   /** A load that replaced a version already serving. */
   readonly reload?: boolean
+  /** What the load noted (a vectorizer file ignored, the compiled-model cache's hit or miss), when anything. */
+  readonly notes?: readonly string[]
 }
 
 export interface RepositoryEvents {
@@ -269,7 +271,7 @@ export class ModelRepository {
       entry.versions = found.versions
       entry.state = 'READY'
       entry.reason = ''
-      this.#events.onEvent?.({ kind: 'loaded', model: found.name, version: found.version, seconds: (performance.now() - started) / 1000, reload: old !== null })
+      this.#events.onEvent?.({ kind: 'loaded', model: found.name, version: found.version, seconds: (performance.now() - started) / 1000, reload: old !== null, ...(status.notes.length > 0 ? { notes: status.notes } : {}) })
     } catch (err) {
       return this.#failed(entry, err instanceof Error ? err.message : String(err), found.version, started)
     }

@@ -9,7 +9,10 @@ import path from 'node:path'
 import { cacheFile } from '../../src/compiled/cache.js'
 import { decodeOrLoad } from '../../src/compiled/decode-or-load.js'
 import { sourcesOf, type ModelSources } from '../../src/compiled/sources.js'
+import { parseConfig } from '../../src/config.js'
 import { ClassifierPool } from '../../src/pool/classifier-pool.js'
+import type { RepositoryEvent } from '../../src/repository/model-repository.js'
+import { openRepository } from '../../src/repository/open.js'
 import { DEFAULT_PATHS, readBytes, tempDir, writeBytes } from '../helpers/compiled-files.js'
 import { FIXTURES } from '../helpers/paths.js'
 
@@ -103,5 +106,28 @@ describe('the compiled model cache', function () {
     expect(Buffer.from(b.confidence.buffer).equals(Buffer.from(a.confidence.buffer))).to.equal(true)
     expect(Buffer.from(b.proba!.buffer).equals(Buffer.from(a.proba!.buffer))).to.equal(true)
     expect([...b.classIndex]).to.deep.equal([...a.classIndex])
+  })
+
+  it('logs each repository model\'s cache line with its load event, and loads it from the cache on the next start', async () => {
+    const root = path.join(dir, 'repository')
+    for (const name of ['a', 'b']) {
+      mkdirSync(path.join(root, name), { recursive: true })
+      copyFileSync(DEFAULT_PATHS.model, path.join(root, name, 'final_best_model.pkl'))
+      copyFileSync(DEFAULT_PATHS.vectorizers[0]!, path.join(root, name, 'tfidf_vectorizer.pkl'))
+    }
+    const open = async (): Promise<RepositoryEvent[]> => {
+      const events: RepositoryEvent[] = []
+      const config = parseConfig({ MODEL_REPOSITORY: root, DEFAULT_MODEL: 'a', MODEL_CACHE_DIR: cache, WORKERS: '1', LOG_LEVEL: 'silent' })
+      const { pool } = await openRepository(config, {}, { onEvent: e => events.push(e) })
+      await pool.close()
+      return events
+    }
+    const first = await open()
+    expect(first.map(e => [e.model, e.kind])).to.deep.equal([['b', 'loaded']])
+    // Both folders hold the same files: one entry, written by whichever load finished first.
+    expect(first[0]!.notes?.at(-1)).to.match(/^model cache: (no entry|loaded)/)
+    for (let i = 0; i < 200 && !(existsSync(cache) && readdirSync(cache).some(f => f.endsWith('.tfsc'))); i++) await new Promise(resolve => setTimeout(resolve, 50))
+    const second = await open()
+    expect(second[0]!.notes?.at(-1)).to.match(/^model cache: loaded .*final_best_model\.pkl from /)
   })
 })

@@ -3,6 +3,11 @@
 #   docker run --rm -p 8000:8000 tfidf-serve:1.0.0
 #   docker run --rm -p 8000:8000 -v "$PWD/my-model:/models:ro" \
 #     -e MODEL_PATH=/models/final_best_model.pkl -e VECTORIZER_PATH=/models/tfidf_vectorizer.pkl tfidf-serve:1.0.0
+# An image of your own model that starts without decoding pickles (docs/compiled-models.md):
+#   FROM tfidf-serve:1.0.0
+#   COPY --chown=node my-model/ /home/node/model/
+#   RUN node dist/src/cli.js compile --settings /home/node/model/model-settings.json --out /home/node/model/model.tfsc
+#   ENV MODEL_PATH=/home/node/model/model.tfsc
 
 # Build stage: every dependency, tsc, and the bundles (scripts/bundle.mjs).
 FROM node:20-bookworm-slim AS build

@@ -35,6 +35,7 @@ import { buildCheckout } from './lib/checkout.js'
 import { cliCpuPerText } from './lib/cli-floor.js'
 import { median } from './lib/paired-turns.js'
 import { baselineStartupRows, decodeFloorRows, serviceFloorRow, startupRows } from './sections/startup-memory.js'
+import { compiledRows } from './sections/compiled.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 
 const args = process.argv.slice(2)
@@ -50,7 +51,7 @@ const SIDE_BY_SIDE = AGAINST.length > 0 || NODE_FLAGS.length > 0 || MLSERVER !==
 const SIDE_MODEL = args.find(a => a.startsWith('--model='))?.slice('--model='.length) ?? 'default'
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
-/** `--only=http,cli` runs those sections alone (http, in-process, startup, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing). */
+/** `--only=http,cli` runs those sections alone (http, in-process, startup, compiled, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const runs = (section: string): boolean => ONLY === undefined ? !SIDE_BY_SIDE : ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
@@ -163,8 +164,10 @@ async function main (): Promise<void> {
   const startupRounds = QUICK ? 1 : 5
   const startup = runs('startup') ? await startupRows(served, QUICK ? [2] : [1, 2, 4], QUICK ? 2 : 4, settle, texts, oracles, progress, startupRounds) : []
   const decodeFloor = runs('startup') ? decodeFloorRows(served, startupRounds, progress) : []
-  const serviceFloor = runs('startup') ? await serviceFloorRow(startupRounds, progress) : undefined
+  // The compiled section reads its start-ups against this floor too.
+  const serviceFloor = runs('startup') || runs('compiled') ? await serviceFloorRow(startupRounds, progress) : undefined
   const baselineStartup = runs('startup') && BASELINE && hasPython(['sklearn', 'fastapi', 'uvicorn']) ? await baselineStartupRows(served, startupRounds, progress) : []
+  const compiled = runs('compiled') ? await compiledRows(served, QUICK ? 1 : 5, QUICK ? 2 : 4, BASELINE && hasPython(['sklearn', 'fastapi', 'uvicorn']), texts, oracles, progress) : []
   const cache = runs('cache') ? await cacheRows(models[0]!, texts, QUICK ? 1_100 : 11_000, QUICK ? 14_000 : 140_000, settle, progress) : []
   const cli = runs('cli') ? cliRows(models[0]!, texts, QUICK ? 0.1 : 1, QUICK ? 1 : 3, progress) : []
   // HOSTILE_BEFORE=<checkout with dist/> adds the same run against an older build.
@@ -203,7 +206,7 @@ async function main (): Promise<void> {
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, baseline_memory: baselineMemory, side_by_side: { model: SIDE_MODEL, contenders, rows: against, cli_us_per_text: cliUsPerText }, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, compiled, baseline_memory: baselineMemory, side_by_side: { model: SIDE_MODEL, contenders, rows: against, cli_us_per_text: cliUsPerText }, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -218,6 +221,12 @@ async function main (): Promise<void> {
     console.log('\n## In-process, one thread (scikit-learn in calls of 50 texts and of one)\n')
     console.log(markdown(['model', 'chars', 'texts/s', 'MB/s', 'sklearn batch-50 texts/s', 'MB/s', 'sklearn single texts/s', 'vs batch-50', 'vs single'],
       inProcess.map(r => [r.model, fmt(r.chars), fmt(r.textsPerSecond), fmt(r.mbPerSecond, 1), fmt(r.sklearnBatch50?.texts_per_s), fmt(r.sklearnBatch50?.mb_per_s, 1), fmt(r.sklearnSingle?.texts_per_s), ratio(r.textsPerSecond, r.sklearnBatch50?.texts_per_s), ratio(r.textsPerSecond, r.sklearnSingle?.texts_per_s)])))
+  }
+  if (compiled.length > 0) {
+    console.log('\n## Start-up from a compiled model file and from the cache (WORKERS=2, medians of interleaved starts)\n')
+    console.log(markdown(['model', 'compile s', 'compiled MB', 'from pickles s', 'compiled s', 'cache hit s', 'cache fill s', 'Python service s', 'compiled / Python', 'RSS after load, pickles MB', 'compiled MB'],
+      compiled.map(r => [r.model, fmt(r.compileSeconds, 2), fmt(r.compiledMb, 1), fmt(r.picklesStartupSeconds, 2), fmt(r.compiledStartupSeconds, 2), fmt(r.cachedStartupSeconds, 2), fmt(r.cacheFillStartupSeconds, 2), fmt(r.baselineStartupSeconds ?? undefined, 2), r.baselineStartupSeconds === null ? '' : ratio2(r.compiledStartupSeconds, r.baselineStartupSeconds), fmt(r.picklesRssAfterLoadMb), fmt(r.compiledRssAfterLoadMb)])))
+    if (serviceFloor !== undefined) console.log(`\nThe floor under any start, in the same run: ready on a ${fmt(serviceFloor.modelKb)} KB model (next to nothing to decode) in ${fmt(serviceFloor.seconds, 2)} s${compiled[0]?.baselineStartupSeconds == null ? '' : `, ${compiled.map(r => `${ratio2(serviceFloor.seconds, r.baselineStartupSeconds!)} of the Python service's start on the ${r.model} model`).join(', ')}`}.`)
   }
   if (startup.length > 0) {
     console.log('\n## Start-up, memory and scaling\n')

@@ -24,6 +24,7 @@ Commands:
   predict [FILE]   classify texts from FILE or stdin, one JSON line out per text
   explain [FILE]   the features behind each text's label, one JSON line out per text
   inspect          describe a model as JSON
+  compile          write the model as one compiled file that loads without decoding pickles
   verify FILE      compare the model's answers with your app's, saved in FILE (JSON lines)
   serve            start the HTTP service (configured by environment variables)
   keys new         mint an API key: its secret (shown once) and the entry for API_KEYS_FILE
@@ -31,8 +32,8 @@ Commands:
 Run 'tfidf-serve <command> --help' for a command's options.
 `
 
-const MODEL_OPTIONS = `  --model PATH          classifier, Pipeline or bundle file (default: the settings' model,
-                        else models/final_best_model.pkl)
+const MODEL_OPTIONS = `  --model PATH          classifier, Pipeline or bundle file, or a compiled model (default:
+                        the settings' model, else models/final_best_model.pkl)
   --vectorizer PATH     vectorizer file; repeat for CountVectorizer then TfidfTransformer
                         (default: models/tfidf_vectorizer.pkl; ignored when --model holds one)
   --settings FILE       model-settings.json: your app's preprocessing, functions module and
@@ -82,6 +83,20 @@ Prints the classifier and vectorizer, classes, feature count, the parameters tha
 matter, the scikit-learn version that wrote each file and the confidence method.
 
 Options:
+${MODEL_OPTIONS}
+`,
+  compile: `Usage: tfidf-serve compile [options] --out FILE
+
+Decodes the model as the service does (its files, settings, functions module and labels)
+and writes it as one compiled file: serve it with --model FILE, MODEL_PATH=FILE or "model"
+in model-settings.json, and it loads with one read and no pickle decoding. Answers are the
+pickles' own, byte for byte. The file records the SHA-256 of each source file and the
+tfidf-serve version that wrote it; compile again after changing either. A model made with a
+functions module is served with settings naming that same module (a compiled file holds no
+code). Writes one JSON line: the file, its bytes, the seconds it took and the sources.
+
+Options:
+  --out FILE            the compiled file to write (replaced whole, never half written)
 ${MODEL_OPTIONS}
 `,
   verify: `Usage: tfidf-serve verify [options] EXPECTED
@@ -157,10 +172,23 @@ async function modelSpec (values: ModelFlags): Promise<ServedModelSpec & { ensem
   return { paths: { model, vectorizers }, settingsFile: settings?.file ?? null, labels, ensemble: null }
 }
 
-/** Loads the flags' model in this thread: an ensemble, or a single model. */
+/** Loads the flags' model in this thread: a compiled model, an ensemble, or a single model. */
 async function loadAnyModel (spec: Awaited<ReturnType<typeof modelSpec>>): Promise<{ predictor: TextClassifier | EnsemblePredictor, notes: readonly string[] }> {
+  const compiled = await compiledModel(spec)
+  if (compiled !== null) return compiled
   if (spec.ensemble !== null) return await (await import('./model/ensemble.js')).loadEnsemble(spec.ensemble)
   return await (await import('./model/served-model.js')).loadServedModel(spec)
+}
+
+/** The flags' model when --model names a compiled file (loaded and checked in this thread), else null. */
+async function compiledModel (spec: Awaited<ReturnType<typeof modelSpec>>): Promise<{ predictor: TextClassifier | EnsemblePredictor, notes: readonly string[] } | null> {
+  if (spec.ensemble !== null) return null
+  const { isCompiledFile } = await import('./compiled/decode-or-load.js')
+  if (!isCompiledFile(spec.paths.model)) return null
+  if (spec.labels != null) throw new ServiceError('ERR_CONFIG_INVALID', 'a compiled model carries the label names it was compiled with: compile it again with --labels', { file: spec.paths.model })
+  const { loadCompiledModel } = await import('./compiled/load-compiled.js')
+  const { predictor, notes } = await loadCompiledModel(spec.paths.model, spec.settingsFile)
+  return { predictor, notes }
 }
 
 const MODEL_ARGS = {
@@ -296,6 +324,16 @@ async function verifyCommand (argv: string[]): Promise<number> {
   return report.disagree === 0 ? 0 : 1
 }
 
+async function compile (argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { ...MODEL_ARGS, out: { type: 'string' } } })
+  if (values.help === true) return void process.stdout.write(HELP.compile)
+  if (values.out === undefined || values.out === '') throw new UsageError('compile needs --out FILE')
+  const spec = await modelSpec(values)
+  const [{ compileModel }, { decodeModelInThread }] = await Promise.all([import('./compiled/compile-model.js'), import('./pool/decode-model-thread.js')])
+  const report = await compileModel({ ...spec, labels: spec.labels ?? null }, values.out, async m => await decodeModelInThread(m.paths, m.settingsFile, m.labels, m.ensemble))
+  process.stdout.write(JSON.stringify({ out: report.out, bytes: report.bytes, shared_model_bytes: report.sharedBytes, seconds: report.seconds, product: report.product, sources: report.sources }) + '\n')
+}
+
 /**
  * `serve`, configured by the environment; KServe's flags (`--model_name`, `--model_dir`,
  * `--http_port`, `--grpc_port`, as its ServingRuntimes pass them) set MODEL_NAME, MODEL_DIR,
@@ -337,6 +375,7 @@ export async function run (argv: string[]): Promise<number> {
     if (command === 'predict') await predict(rest)
     else if (command === 'explain') await explain(rest)
     else if (command === 'inspect') await inspect(rest)
+    else if (command === 'compile') await compile(rest)
     else if (command === 'verify') return await verifyCommand(rest)
     else if (command === 'serve') await serve(rest)
     else if (command === 'keys') await keys(rest)

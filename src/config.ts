@@ -33,6 +33,11 @@ export interface Config {
   readonly modelDir: string | null
   /** MODEL_NAME: the name the one model (MODEL_PATH's or MODEL_DIR's) is served under. */
   readonly modelName: string
+  /**
+   * MODEL_CACHE_DIR (absolute): where compiled models are kept by the SHA-256 of their files, so
+   * a later start of the same files skips decoding them; null (unset): no cache.
+   */
+  readonly modelCacheDir: string | null
   /** MODEL_POLL_SECONDS: how often the repository is looked at for changed folders (0: never). */
   readonly modelPollSeconds: number
   /**
@@ -96,6 +101,7 @@ const SCHEMA = {
     MODEL_NAME: { type: 'string', pattern: '^[^/]+$' },
     DEFAULT_MODEL: { type: 'string', minLength: 1 },
     MODEL_POLL_SECONDS: { type: 'number', minimum: 0, default: 0 },
+    MODEL_CACHE_DIR: { type: 'string', minLength: 1 },
     MAX_BATCH_SIZE: int(1, 10000, 50),
     MAX_TEXT_LENGTH: int(1, 1_000_000, 10000),
     ENABLE_METRICS: { type: 'boolean', default: true },
@@ -166,6 +172,7 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     modelDir: typeof v.MODEL_DIR === 'string' ? path.resolve(cwd, v.MODEL_DIR) : null,
     modelName: typeof v.MODEL_NAME === 'string' ? v.MODEL_NAME : 'default',
     modelPollSeconds: v.MODEL_POLL_SECONDS as number,
+    modelCacheDir: typeof v.MODEL_CACHE_DIR === 'string' ? path.resolve(cwd, v.MODEL_CACHE_DIR) : null,
     maxBatchSize: v.MAX_BATCH_SIZE as number,
     maxTextLength: v.MAX_TEXT_LENGTH as number,
     enableMetrics: v.ENABLE_METRICS as boolean,

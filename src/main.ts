@@ -22,7 +22,7 @@ export async function main (): Promise<void> {
     const source = defaultModelSourceFromEnv(process.env)
     const root = source.modelRepository
     const first = defaultModelOf(source)
-    decoding = decodeModelInThread(first.spec.paths, first.spec.settingsFile, null, first.spec.ensemble ?? null)
+    decoding = decodeModelInThread(first.spec.paths, first.spec.settingsFile, null, first.spec.ensemble ?? null, source.modelCacheDir)
     decoding.catch(() => {})
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)

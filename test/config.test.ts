@@ -30,6 +30,7 @@ describe('parseConfig', () => {
       modelRepository: null,
       defaultModel: null,
       modelDir: null,
+      modelCacheDir: null,
       modelName: 'default',
       modelPollSeconds: 0,
       maxBatchSize: 50,

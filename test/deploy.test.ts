@@ -117,6 +117,13 @@ describe('the Kubernetes manifests', () => {
     expect(pod.securityContext.runAsNonRoot).to.equal(true)
   })
 
+  it('keep compiled models in MODEL_CACHE_DIR on a volume the container may write (its root filesystem is read-only)', () => {
+    const dir = container.env.find((e: Doc) => e.name === 'MODEL_CACHE_DIR').value as string
+    const mount = container.volumeMounts.find((m: Doc) => m.mountPath === dir)
+    expect(mount.readOnly).to.not.equal(true)
+    expect(pod.volumes.find((v: Doc) => v.name === mount.name).emptyDir).to.be.an('object')
+  })
+
   it('route the Service, the autoscaler, the disruption budget and the ServiceMonitor to these pods', () => {
     const service = byKind('Service')
     expect(service.spec.selector).to.deep.equal(labels)
@@ -157,6 +164,9 @@ describe('the KServe manifests', () => {
     expect(container.readinessProbe.httpGet.path).to.equal('/v2/health/ready')
     expect(container.livenessProbe.httpGet.path).to.equal('/v2/health/live')
     expect(container.securityContext).to.include({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false })
+    const cache = container.env.find((e: Doc) => e.name === 'MODEL_CACHE_DIR').value as string
+    const mount = container.volumeMounts.find((m: Doc) => m.mountPath === cache)
+    expect(runtime.spec.volumes.find((v: Doc) => v.name === mount.name).emptyDir).to.be.an('object')
   })
 
   it('define an InferenceService that names that runtime and the V2 protocol', () => {

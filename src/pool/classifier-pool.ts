@@ -64,6 +64,8 @@ export interface PoolOptions {
   readonly modelMaxWorkers?: number | null
   /** The first model's members and rule when it is an ensemble. */
   readonly ensemble?: EnsembleSpec | null
+  /** MODEL_CACHE_DIR: where every model's compiled file is looked up and written; null or absent: no cache. */
+  readonly modelCacheDir?: string | null
 }
 
 /** What the pool reports of each predict task it hands a worker: its model, texts, and the requests' chunks it carries. */
@@ -136,6 +138,7 @@ export class ClassifierPool {
   #observer: TaskObserver | undefined
   #closed = false
   readonly #starts: WorkerStarts
+  readonly #cacheDir: string | null
 
   private constructor (piscina: Piscina<Task, unknown>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
     this.#piscina = piscina
@@ -151,6 +154,7 @@ export class ClassifierPool {
     this.#workerShares = new ModelShares(options.workers, key => this.#batchers.get(key)?.workerFreed())
     this.#workerShares.add(DEFAULT_MODEL_KEY, options.modelMaxWorkers ?? null)
     this.#starts = starts
+    this.#cacheDir = options.modelCacheDir ?? null
   }
 
   /** Tells `observer` of every classify and score task from now on (the service's Prometheus histogram). */
@@ -205,7 +209,7 @@ export class ClassifierPool {
     let decoded
     let statuses: WorkerStatus[]
     try {
-      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null, options.ensemble ?? null))
+      decoded = await (options.decoding ?? decodeModelInThread({ model: options.modelPath, vectorizers: options.vectorizerPaths }, options.settingsFile ?? null, options.labels ?? null, options.ensemble ?? null, options.modelCacheDir ?? null))
       statuses = await publishAndCreate(piscina, publisher, DEFAULT_MODEL_KEY, decoded, options.workers)
     } catch (err) {
       // A refusal usually comes while the workers still load their code: let them finish first.
@@ -236,7 +240,7 @@ export class ClassifierPool {
    */
   async addModel (key: string, spec: ModelSpec): Promise<ModelStatus> {
     const started = performance.now()
-    const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null, spec.ensemble ?? null)
+    const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null, spec.ensemble ?? null, this.#cacheDir)
     const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, this.#workers)
     const model = modelStatus(decoded, statuses, performance.now() - started)
     this.#models.set(key, model)

@@ -14,9 +14,14 @@ export interface DecodeRequest {
   readonly labels: LabelSource | null
   /** An ensemble's members and rule (its settings' `ensemble`), or null for a single model. */
   readonly ensemble: EnsembleSpec | null
+  /** MODEL_CACHE_DIR: where compiled models are looked up and written, or null (no cache). */
+  readonly cacheDir: string | null
 }
 
 export type DecodeReply =
-  /** `app`: the settings and functions module the decoding read, which the workers then build from. */
-  | { readonly ok: true, readonly state: AnyModelState, readonly bytes: number, readonly info: ModelInfo, readonly notes: readonly string[], readonly app: AppSource | null }
+  /**
+   * `app`: the settings and functions module the decoding read, which the workers then build
+   * from; `compiling`: the thread goes on to write the model's cache entry.
+   */
+  | { readonly ok: true, readonly state: AnyModelState, readonly bytes: number, readonly info: ModelInfo, readonly notes: readonly string[], readonly app: AppSource | null, readonly compiling: boolean }
   | { readonly ok: false, readonly code: ErrorCode, readonly detail: string, readonly file: string | undefined, readonly offset: number | undefined }

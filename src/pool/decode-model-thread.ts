@@ -42,21 +42,21 @@ function done (): void {
 /**
  * @throws ServiceError naming the file and the problem when the model cannot be served.
  */
-export async function decodeModelInThread (paths: ModelPaths, settingsFile: string | null = null, labels: LabelSource | null = null, ensemble: EnsembleSpec | null = null): Promise<DecodedModel> {
+export async function decodeModelInThread (paths: ModelPaths, settingsFile: string | null = null, labels: LabelSource | null = null, ensemble: EnsembleSpec | null = null, cacheDir: string | null = null): Promise<DecodedModel> {
   await turn()
   try {
-    return await decodeNow(paths, settingsFile, labels, ensemble)
+    return await decodeNow({ paths: { model: paths.model, vectorizers: [...(paths.vectorizers ?? [])] }, settingsFile, labels, ensemble, cacheDir })
   } finally {
     done()
   }
 }
 
-async function decodeNow (paths: ModelPaths, settingsFile: string | null, labels: LabelSource | null, ensemble: EnsembleSpec | null): Promise<DecodedModel> {
-  const request: DecodeRequest = { paths: { model: paths.model, vectorizers: [...(paths.vectorizers ?? [])] }, settingsFile, labels, ensemble }
+async function decodeNow (request: DecodeRequest): Promise<DecodedModel> {
   const worker = new Worker(DECODE_WORKER, { workerData: request })
   const exited = once(worker, 'exit')
   const [reply] = await Promise.race([once(worker, 'message'), exited.then(([code]) => { throw new Error(`the model decoder stopped with code ${String(code)}`) })]) as [DecodeReply]
-  await exited
+  // A thread writing the model's cache entry is not waited for: the model serves meanwhile.
+  if (!reply.ok || !reply.compiling) await exited
   if (!reply.ok) throw new ServiceError(reply.code, reply.detail, { file: reply.file, offset: reply.offset })
   return reply
 }

@@ -53,7 +53,7 @@ export type RepositoryEvent = {
   readonly seconds?: number
   /** A load that replaced a version already serving. */
   readonly reload?: boolean
-  /** A load's notes worth a log line each (e.g. a hint to set `dense_rows`), when it has any. */
+  /** What the load noted, a log line each (a hint to set `dense_rows`, a vectorizer file ignored, the compiled-model cache's hit or miss), when anything. */
   readonly notes?: readonly string[]
 }
 

@@ -21,7 +21,7 @@ export interface DefaultModel {
 }
 
 /** What decides the default model: the settings below, as Config holds them (or the environment, read early). */
-export type DefaultModelSource = Pick<Config, 'modelRepository' | 'defaultModel' | 'modelDir' | 'modelName' | 'modelPath' | 'vectorizerPaths' | 'settingsFile'>
+export type DefaultModelSource = Pick<Config, 'modelRepository' | 'defaultModel' | 'modelDir' | 'modelName' | 'modelPath' | 'vectorizerPaths' | 'settingsFile' | 'modelCacheDir'>
 
 /**
  * The repository's DEFAULT_MODEL (or only model); without a repository, MODEL_DIR's model (a
@@ -55,12 +55,14 @@ export function defaultModelSourceFromEnv (env: NodeJS.ProcessEnv, cwd: string =
   const set = (name: string): string | null => env[name] === undefined || env[name] === '' ? null : env[name]!
   const repository = set('MODEL_REPOSITORY')
   const dir = set('MODEL_DIR')
+  const cache = set('MODEL_CACHE_DIR')
   return {
     ...modelPathsFromEnv(env, cwd),
     modelRepository: repository === null ? null : path.resolve(cwd, repository),
     defaultModel: set('DEFAULT_MODEL'),
     modelDir: dir === null ? null : path.resolve(cwd, dir),
-    modelName: set('MODEL_NAME') ?? 'default'
+    modelName: set('MODEL_NAME') ?? 'default',
+    modelCacheDir: cache === null ? null : path.resolve(cwd, cache)
   }
 }
 

@@ -181,6 +181,15 @@ function checkSteps (steps: ReadonlyArray<{ op: string, steps?: unknown }>, sche
   return undefined
 }
 
+/**
+ * Declared preprocessing steps checked as a settings file's are (a compiled model carries them
+ * already parsed): what is wrong with them (one line), or undefined.
+ */
+export function preprocessProblem (steps: unknown): string | undefined {
+  if (!Array.isArray(steps) || !steps.every(s => s !== null && typeof s === 'object' && typeof (s as { op?: unknown }).op === 'string')) return 'preprocess is not a list of steps'
+  return checkSteps(steps as Array<{ op: string }>, TEXT_STEP_SCHEMAS, 'preprocess step')
+}
+
 function problem (file: string, detail: string): ServiceError {
   return new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${detail}`, { file })
 }

@@ -42,7 +42,8 @@ function rebuild<T> (value: T, moved: ReadonlyMap<AnyTypedArray, AnyTypedArray>)
  */
 const OWN_MAPPING = 32 * 1024 * 1024 + 4096
 
-function reserved (bytes: number): number {
+/** The bytes to ask for a shared buffer holding `bytes` (a compiled model's reader asks the same). */
+export function reserved (bytes: number): number {
   return bytes >= 1024 * 1024 ? Math.max(bytes, OWN_MAPPING) : bytes
 }
 

@@ -20,6 +20,7 @@ import { cpuMs } from '../helpers/cpu-time.js'
 import { hostilePickles } from '../helpers/hostile-pickles.js'
 import { FIXTURES } from '../helpers/paths.js'
 import { prng } from '../helpers/prng.js'
+import { bitFlips, chunkRepeat, truncation } from '../helpers/byte-mutators.js'
 
 const ITERATIONS = Number(process.env.FUZZ_ITERATIONS ?? 20000)
 const SEED = Number(process.env.FUZZ_SEED ?? 20261122)
@@ -38,13 +39,8 @@ const LENGTHS = [
 type Mutator = (input: Uint8Array, rand: () => number, corpus: Uint8Array[]) => Uint8Array
 
 const MUTATORS: ReadonlyArray<readonly [string, Mutator]> = [
-  ['bit flips', (input, rand) => {
-    const out = input.slice()
-    const flips = 1 + Math.floor(rand() * 8)
-    for (let i = 0; i < flips && out.length > 0; i++) out[Math.floor(rand() * out.length)]! ^= 1 << Math.floor(rand() * 8)
-    return out
-  }],
-  ['truncation', (input, rand) => input.slice(0, Math.floor(rand() * input.length))],
+  ['bit flips', bitFlips],
+  ['truncation', truncation],
   ['splice', (input, rand, corpus) => {
     const other = corpus[Math.floor(rand() * corpus.length)]!
     const at = Math.floor(rand() * input.length)
@@ -68,16 +64,7 @@ const MUTATORS: ReadonlyArray<readonly [string, Mutator]> = [
     if (out.length > 0) out[Math.floor(rand() * out.length)] = Math.floor(rand() * 256)
     return out
   }],
-  ['chunk repeat', (input, rand) => {
-    const at = Math.floor(rand() * input.length)
-    const chunk = input.subarray(at, at + 1 + Math.floor(rand() * 16))
-    const times = 1 + Math.floor(rand() * 2000)
-    const out = new Uint8Array(input.length + chunk.length * times)
-    out.set(input.subarray(0, at))
-    for (let i = 0; i < times; i++) out.set(chunk, at + i * chunk.length)
-    out.set(input.subarray(at), at + chunk.length * times)
-    return out
-  }]
+  ['chunk repeat', chunkRepeat(2000)]
 ]
 
 /** Hand-made hostile shapes: deep nesting, mark and memo floods, self-reference. */

@@ -70,7 +70,7 @@ function readTree (tree: PyObject, what: string, nFeatures: number): TreeState {
 }
 
 /** Every node but the root has one parent that comes before it; splits use real features; depth within max_depth. */
-function checkStructure (t: TreeState, what: string, nFeatures: number, maxDepth: number): void {
+export function checkStructure (t: TreeState, what: string, nFeatures: number, maxDepth: number): void {
   const depth = new Int32Array(t.nodeCount).fill(-1)
   depth[0] = 0
   for (let node = 0; node < t.nodeCount; node++) {

@@ -370,14 +370,15 @@ export class ClassifierPool {
   }
 
   /**
-   * The chunk size for a request of `n` texts whose protocol leaves it to the pool (V2 and
-   * gRPC have no batch_size): one task per worker free to take it now, no task under ten
-   * texts, and the whole request as one task when no worker is free. A pool already busy
-   * gains no parallelism from more tasks, and each costs both threads a hand-over and a
-   * wake-up (bench: a V2 batch of 50 in five tasks against one).
+   * The chunk size for a request of `n` texts for `key` whose protocol leaves it to the pool
+   * (V2 and gRPC have no batch_size): one task per worker free to take it now, within the
+   * model's share of the workers, no task under ten texts, and the whole request as one task
+   * when no worker is free. A pool already busy gains no parallelism from more tasks, and
+   * each costs both threads a hand-over and a wake-up (bench: a V2 batch of 50 in five tasks
+   * against one).
    */
-  spreadSize (n: number): number {
-    const tasks = Math.max(1, Math.min(this.#freeWorkers(), Math.ceil(n / 10)))
+  spreadSize (n: number, key: string = DEFAULT_MODEL_KEY): number {
+    const tasks = Math.max(1, Math.min(this.#freeWorkers(), this.#workerShares.free(key), Math.ceil(n / 10)))
     return Math.ceil(n / tasks)
   }
 

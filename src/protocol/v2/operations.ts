@@ -162,7 +162,7 @@ export class V2Operations {
     await caller.chargeTexts(request.texts.length)
     // The spec's routes' task: score rows only when an output needs them.
     const observer = caller.trace === undefined ? undefined : poolObserver(caller.trace, served)
-    const scores = await withinTime(this.#ctx.pool.classify(request.texts, this.#ctx.pool.spreadSize(request.texts.length), served.key, needsScores(request), observer), caller.startedAt, this.#ctx.config.requestTimeoutMs)
+    const scores = await withinTime(this.#ctx.pool.classify(request.texts, this.#ctx.pool.spreadSize(request.texts.length, served.key), served.key, needsScores(request), observer), caller.startedAt, this.#ctx.config.requestTimeoutMs)
     const model = { name: served.name, version: served.version, labels: served.labels }
     const outputs = inferOutputs(request, scores, model)
     this.#ctx.metrics.record(request.texts.length, (performance.now() - caller.startedAt) / 1000)

@@ -1,15 +1,14 @@
 /**
- * `npm run bench -- --against REF`: this build beside another commit's, both running at once,
- * each started as its own `npm start` starts it, taking short turns under the same load in a
- * rotating order, round after round (paired-turns.ts says why); `--node-flags '...'` (again
- * for each set) adds this build started with those node flags instead of npm start's. The figure is texts per second
- * of the server's CPU (all its threads, from /proc): what a text costs, which the load
- * generator sharing the cores moves far less than it moves texts per second.
+ * `npm run bench -- --against REF`: this build beside other commits' builds, each started as
+ * its own `npm start` starts it (`--node-flags '...'` adds this build under other node flags,
+ * `--mlserver PYTHON` MLServer), all running at once and taking short turns under the same
+ * load in a rotating order, round after round (paired-turns.ts says why). The figure is texts
+ * per second of the server's CPU (all its threads and processes, from /proc): what a text
+ * costs, which the load generator sharing the cores moves far less than texts per second.
  */
 import autocannon from 'autocannon'
 import { startCommand } from '../lib/checkout.js'
-import type { ModelDir } from '../lib/models.js'
-import { modelFiles } from '../lib/models.js'
+import { modelFiles, type ModelDir } from '../lib/models.js'
 import { median } from '../lib/paired-turns.js'
 import { freePort, startServer, treeCpuMicros, type Server } from '../lib/processes.js'
 import { grpcLoad } from './repository.js'

@@ -89,7 +89,9 @@ describe('NLTK tokenizers in model-settings.json', () => {
   })
 
   const refused: ReadonlyArray<readonly [string, unknown, RegExp]> = [
-    ['a language other than English', { 'nltk.word_tokenize': { language: 'german' } }, /split\.nltk\.word_tokenize\.language must be equal to one of the allowed values \("english"\)/],
+    ['a language NLTK has no Punkt parameters for, naming those served', { 'nltk.word_tokenize': { language: 'japanese' } },
+      /split\.nltk\.word_tokenize\.language must be equal to one of the allowed values \("czech", "danish", "dutch", "english", "estonian", "finnish", "french", "german", "greek", "italian", "malayalam", "norwegian", "polish", "portuguese", "russian", "slovene", "spanish", "swedish", "turkish"\)/],
+    ['a language by another name than NLTK\'s', { 'nltk.sent_tokenize': { language: 'Russian' } }, /split\.nltk\.sent_tokenize\.language must be equal to one of the allowed values \("czech", /],
     ['an NLTK version not reproduced', { 'nltk.TweetTokenizer': { nltk: '3.9' } }, /split\.nltk\.TweetTokenizer\.nltk must be equal to one of the allowed values \("3\.8", "3\.10"\)/],
     ['an unknown argument', { 'nltk.word_tokenize': { preserve_lines: true } }, /split\.nltk\.word_tokenize must NOT have additional properties 'preserve_lines'/],
     ['RegexpTokenizer without a pattern', { 'nltk.RegexpTokenizer': { gaps: true } }, /split\.nltk\.RegexpTokenizer must have required property 'pattern'/],

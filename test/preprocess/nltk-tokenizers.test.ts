@@ -88,6 +88,14 @@ describe('NLTK tokenizers in model-settings.json', () => {
     expect(clean(TEXT)).to.equal('smith|left|really|asked|ann')
   })
 
+  it('splits sentences by the language named (Russian: its abbreviations, where English\'s tables break after "А.С." and "т.е.")', () => {
+    const text = 'Ай да А.С. Пушкин! Ай да сукин сын! Он жил в г. Москве, т.е. в столице.'
+    // NLTK 3.8's word_tokenize(text, "russian"), word_tokenize(text); NLTK 3.10.3's sent_tokenize(text, "russian").
+    expect(compiled({ 'nltk.word_tokenize': { language: 'russian' } })(text)).to.equal('Ай|да|А.С.|Пушкин|!|Ай|да|сукин|сын|!|Он|жил|в|г.|Москве|,|т.е.|в|столице|.')
+    expect(compiled({ 'nltk.word_tokenize': { language: 'english' } })(text)).to.equal('Ай|да|А.С|.|Пушкин|!|Ай|да|сукин|сын|!|Он|жил|в|г.|Москве|,|т.е|.|в|столице|.')
+    expect(compiled({ 'nltk.sent_tokenize': { language: 'russian', nltk: '3.10' } })(text)).to.equal('Ай да А.С. Пушкин!|Ай да сукин сын!|Он жил в г. Москве, т.е. в столице.')
+  })
+
   const refused: ReadonlyArray<readonly [string, unknown, RegExp]> = [
     ['a language NLTK has no Punkt parameters for, naming those served', { 'nltk.word_tokenize': { language: 'japanese' } },
       /split\.nltk\.word_tokenize\.language must be equal to one of the allowed values \("czech", "danish", "dutch", "english", "estonian", "finnish", "french", "german", "greek", "italian", "malayalam", "norwegian", "polish", "portuguese", "russian", "slovene", "spanish", "swedish", "turkish"\)/],

@@ -4,7 +4,7 @@
  * a `words` step splits the text, runs word steps on each word, and joins them back.
  */
 
-import { PUNKT_LANGUAGES, type PunktLanguage } from '../preprocess/tokenizers/punkt-languages.js'
+import { PUNKT_LANGUAGES, type PunktLanguage } from './punkt-languages.js'
 
 /** A step on the whole text (or, inside `words`, on each word). */
 export type TextStepSpec =

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { compileNltkSplit } from '../../src/preprocess/tokenizers/nltk-split.js'
-import { PUNKT_LANGUAGES, type PunktLanguage } from '../../src/preprocess/tokenizers/punkt-languages.js'
+import { PUNKT_LANGUAGES, type PunktLanguage } from '../../src/settings/punkt-languages.js'
 import { punktDataPath, punktParameters } from '../../src/preprocess/tokenizers/punkt-parameters.js'
 import { FIXTURES } from '../helpers/paths.js'
 

@@ -8,7 +8,7 @@ import assert from 'node:assert'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { PREPROCESS_DATA_DIR } from '../../layout.js'
-import type { PunktLanguage } from './punkt-languages.js'
+import type { PunktLanguage } from '../../settings/punkt-languages.js'
 
 /** A language's data file, kept with the sources (src/layout.ts). */
 export const punktDataPath = (language: PunktLanguage): string => path.join(PREPROCESS_DATA_DIR, `punkt-${language}.txt`)

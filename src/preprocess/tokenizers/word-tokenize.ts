@@ -6,7 +6,7 @@
  */
 import type { TokenizerNltkVersion } from './nltk-version.js'
 import { createPunktSentenceTokenizer, type SentenceTokenizer } from './punkt.js'
-import type { PunktLanguage } from './punkt-languages.js'
+import type { PunktLanguage } from '../../settings/punkt-languages.js'
 import { punktParameters } from './punkt-parameters.js'
 import { createNltkWordTokenizer, type WordTokenizer } from './treebank.js'
 

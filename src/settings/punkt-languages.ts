@@ -1,8 +1,9 @@
 /**
  * The languages NLTK ships Punkt parameters for (the `punkt` package's pickles, the
  * `punkt_tab` package's tables: the same 18), each served from its own data file,
- * src/preprocess/data/punkt-<language>.txt. Kept apart from the loader so the settings
- * schema can name them without reading any file.
+ * src/preprocess/data/punkt-<language>.txt. Kept with the settings, apart from the loader
+ * (src/preprocess/tokenizers/punkt-parameters.ts), so the schema can name them without
+ * loading any tokenizer: a model without a settings file loads no preprocessing.
  */
 export const PUNKT_LANGUAGES = [
   'czech', 'danish', 'dutch', 'english', 'estonian', 'finnish', 'french', 'german', 'greek',

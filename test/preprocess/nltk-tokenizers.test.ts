@@ -10,6 +10,7 @@ import type { NltkSplitSpec } from '../../src/settings/step-schema.js'
 import { compileNltkSplit } from '../../src/preprocess/tokenizers/nltk-split.js'
 import { PUNKT_DATA_PATH } from '../../src/preprocess/tokenizers/punkt-parameters.js'
 import { FIXTURES } from '../helpers/paths.js'
+import { tokenDigest } from '../helpers/token-digest.js'
 
 interface Fixture {
   nltk: string
@@ -22,12 +23,6 @@ const TEXTS = JSON.parse(readFileSync(path.join(FIXTURES, 'preprocess', 'nltk-to
 /** Both written by test/fixtures/preprocess/nltk-tokenizers.py, under NLTK 3.8 and 3.10.3. */
 const FIXTURES_BY_VERSION: ReadonlyArray<readonly [string, Fixture]> = ['3.8', '3.10'].map(v =>
   [v, JSON.parse(readFileSync(path.join(FIXTURES, 'preprocess', `nltk-tokenizers-${v}.json`), 'utf8')) as Fixture] as const)
-
-/** As the generator hashes: `json.dumps(tokens)` (ASCII-escaped, ", " between items), SHA-256, 8 hex digits. */
-function digest (tokens: readonly string[]): string {
-  const json = '[' + tokens.map(t => JSON.stringify(t).replace(/[\u007f-\uffff]/g, c => c === '\u007f' ? c : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))).join(', ') + ']'
-  return createHash('sha256').update(json, 'utf8').digest('hex').slice(0, 8)
-}
 
 const describeCall = (split: NltkSplitSpec): string => JSON.stringify(split)
 
@@ -57,7 +52,7 @@ describe('NLTK tokenizers as word splitters', () => {
             } catch (err) {
               actual = [`threw ${String(err)}`]
             }
-            if (digest(actual) !== expected) mismatches.push({ text, actual })
+            if (tokenDigest(actual) !== expected) mismatches.push({ text, actual })
           })
           expect({ count: mismatches.length, first: mismatches.slice(0, 4) }).to.deep.equal({ count: 0, first: [] })
         })

@@ -3,9 +3,11 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { compileNltkSplit } from '../../src/preprocess/tokenizers/nltk-split.js'
+import type { NltkSplitSpec } from '../../src/settings/step-schema.js'
 import { PUNKT_LANGUAGES, type PunktLanguage } from '../../src/settings/punkt-languages.js'
 import { punktDataPath, punktParameters } from '../../src/preprocess/tokenizers/punkt-parameters.js'
-import { FIXTURES } from '../helpers/paths.js'
+import { FIXTURES, SHARED } from '../helpers/paths.js'
+import { tokenDigest } from '../helpers/token-digest.js'
 
 /** What test/fixtures/preprocess/punkt-data.py writes, under NLTK 3.8 and 3.10.3 alike. */
 const DATA_SHA256: Readonly<Record<PunktLanguage, string>> = {
@@ -81,6 +83,58 @@ describe('Punkt in every language NLTK ships', () => {
             const expected = fixture.languages[language]![i]!
             if (JSON.stringify(actual) !== JSON.stringify(expected)) mismatches.push({ text, actual, expected })
           })
+          expect({ count: mismatches.length, first: mismatches.slice(0, 2) }).to.deep.equal({ count: 0, first: [] })
+        })
+      }
+    })
+  }
+})
+
+interface UdhrFixture {
+  nltk: string
+  corpus_sha256: string
+  labels: Record<string, string>
+  languages: Record<string, { texts: number, sent_tokenize: string, word_tokenize: string }>
+}
+
+describe('Punkt in every language NLTK ships, on the whole UDHR (../shared/data/udhr-langid, read in place)', () => {
+  const corpus = readFileSync(path.join(SHARED, 'data', 'udhr-langid', 'udhr-langid.jsonl'))
+  const lines = new Map<string, string[]>()
+  for (const record of corpus.toString('utf8').split('\n')) {
+    if (record === '') continue
+    const { text, label } = JSON.parse(record) as { text: string, label: string }
+    lines.set(label, [...lines.get(label) ?? [], text])
+  }
+  /** As test/fixtures/preprocess/punkt-udhr.py builds them: each line, then runs of five lines joined by a space. */
+  const textsOf = (label: string): string[] => {
+    const own = lines.get(label)!
+    const runs: string[] = []
+    for (let i = 0; i < own.length; i += 5) runs.push(own.slice(i, i + 5).join(' '))
+    return [...own, ...runs]
+  }
+
+  for (const version of ['3.8', '3.10'] as const) {
+    const fixture = read(`punkt-udhr-${version}.json`) as UdhrFixture
+    context(`against NLTK ${fixture.nltk} (test/fixtures/preprocess/punkt-udhr-${version}.json)`, () => {
+      it('reads the corpus the fixture was made from', () => {
+        expect(createHash('sha256').update(corpus).digest('hex')).to.equal(fixture.corpus_sha256)
+        expect(Object.keys(fixture.languages)).to.deep.equal([...PUNKT_LANGUAGES])
+      })
+
+      for (const language of PUNKT_LANGUAGES) {
+        it(`gives sent_tokenize's and word_tokenize's tokens for the UDHR in ${language} (${fixture.labels[language]!})`, () => {
+          const texts = textsOf(fixture.labels[language]!)
+          const expected = fixture.languages[language]!
+          expect(texts).to.have.length(expected.texts)
+          expect(texts.length).to.be.at.least(90)
+          const mismatches: Array<{ call: string, text: string, actual: string[] }> = []
+          for (const call of ['sent_tokenize', 'word_tokenize'] as const) {
+            const split = compileNltkSplit({ [`nltk.${call}`]: { language, nltk: version } } as NltkSplitSpec)
+            texts.forEach((text, i) => {
+              const actual = split(text)
+              if (tokenDigest(actual) !== expected[call].slice(8 * i, 8 * i + 8)) mismatches.push({ call, text, actual })
+            })
+          }
           expect({ count: mismatches.length, first: mismatches.slice(0, 2) }).to.deep.equal({ count: 0, first: [] })
         })
       }

@@ -4,6 +4,8 @@
  * a `words` step splits the text, runs word steps on each word, and joins them back.
  */
 
+import { PUNKT_LANGUAGES, type PunktLanguage } from './punkt-languages.js'
+
 /** A step on the whole text (or, inside `words`, on each word). */
 export type TextStepSpec =
   | { readonly op: 'str.lower' | 'str.upper' | 'str.casefold' | 'html.unescape' }
@@ -17,10 +19,10 @@ export type TextStepSpec =
 /** Whose NLTK tokenizers to reproduce: 3.8 (the default) or 3.10 (NLTK 3.10.3). */
 type TokenizerNltk = '3.8' | '3.10'
 
-/** One of NLTK's tokenizers, named as the app calls it, with its arguments (English only). */
+/** One of NLTK's tokenizers, named as the app calls it, with its arguments (`language`: one NLTK ships Punkt parameters for). */
 export type NltkSplitSpec =
-  | { readonly 'nltk.word_tokenize': { readonly preserve_line?: boolean, readonly language?: 'english', readonly nltk?: TokenizerNltk } }
-  | { readonly 'nltk.sent_tokenize': { readonly language?: 'english', readonly nltk?: TokenizerNltk } }
+  | { readonly 'nltk.word_tokenize': { readonly preserve_line?: boolean, readonly language?: PunktLanguage, readonly nltk?: TokenizerNltk } }
+  | { readonly 'nltk.sent_tokenize': { readonly language?: PunktLanguage, readonly nltk?: TokenizerNltk } }
   | { readonly 'nltk.TreebankWordTokenizer': { readonly nltk?: TokenizerNltk } }
   | { readonly 'nltk.wordpunct_tokenize': { readonly nltk?: TokenizerNltk } }
   | { readonly 'nltk.TweetTokenizer': { readonly preserve_case?: boolean, readonly reduce_len?: boolean, readonly strip_handles?: boolean, readonly match_phone_numbers?: boolean, readonly nltk?: TokenizerNltk } }
@@ -101,7 +103,8 @@ const WORD_LIST_STEPS = [
 ]
 
 const NLTK_VERSION = { enum: ['3.8', '3.10'] }
-const ENGLISH = { enum: ['english'] }
+/** `language` of sent_tokenize and word_tokenize: a refusal lists these, the languages served. */
+const PUNKT_LANGUAGE = { enum: PUNKT_LANGUAGES }
 const nltkSplit = (name: string, options: Record<string, unknown>, required: readonly string[] = []): Record<string, unknown> => ({
   type: 'object',
   additionalProperties: false,
@@ -113,8 +116,8 @@ const nltkSplit = (name: string, options: Record<string, unknown>, required: rea
 const SPLIT_OBJECTS: ReadonlyArray<readonly [string, Record<string, unknown>]> = [
   ['re.split', { type: 'object', additionalProperties: false, required: ['re.split'], properties: { 're.split': { type: 'string' }, flags: FLAGS } }],
   ['re.findall', { type: 'object', additionalProperties: false, required: ['re.findall'], properties: { 're.findall': { type: 'string' }, flags: FLAGS } }],
-  ['nltk.word_tokenize', nltkSplit('nltk.word_tokenize', { preserve_line: { type: 'boolean' }, language: ENGLISH })],
-  ['nltk.sent_tokenize', nltkSplit('nltk.sent_tokenize', { language: ENGLISH })],
+  ['nltk.word_tokenize', nltkSplit('nltk.word_tokenize', { preserve_line: { type: 'boolean' }, language: PUNKT_LANGUAGE })],
+  ['nltk.sent_tokenize', nltkSplit('nltk.sent_tokenize', { language: PUNKT_LANGUAGE })],
   ['nltk.TreebankWordTokenizer', nltkSplit('nltk.TreebankWordTokenizer', {})],
   ['nltk.wordpunct_tokenize', nltkSplit('nltk.wordpunct_tokenize', {})],
   ['nltk.TweetTokenizer', nltkSplit('nltk.TweetTokenizer', { preserve_case: { type: 'boolean' }, reduce_len: { type: 'boolean' }, strip_handles: { type: 'boolean' }, match_phone_numbers: { type: 'boolean' } })],

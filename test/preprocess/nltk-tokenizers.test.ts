@@ -10,6 +10,7 @@ import type { NltkSplitSpec } from '../../src/settings/step-schema.js'
 import { compileNltkSplit } from '../../src/preprocess/tokenizers/nltk-split.js'
 import { PUNKT_DATA_PATH } from '../../src/preprocess/tokenizers/punkt-parameters.js'
 import { FIXTURES } from '../helpers/paths.js'
+import { tokenDigest } from '../helpers/token-digest.js'
 
 interface Fixture {
   nltk: string
@@ -22,12 +23,6 @@ const TEXTS = JSON.parse(readFileSync(path.join(FIXTURES, 'preprocess', 'nltk-to
 /** Both written by test/fixtures/preprocess/nltk-tokenizers.py, under NLTK 3.8 and 3.10.3. */
 const FIXTURES_BY_VERSION: ReadonlyArray<readonly [string, Fixture]> = ['3.8', '3.10'].map(v =>
   [v, JSON.parse(readFileSync(path.join(FIXTURES, 'preprocess', `nltk-tokenizers-${v}.json`), 'utf8')) as Fixture] as const)
-
-/** As the generator hashes: `json.dumps(tokens)` (ASCII-escaped, ", " between items), SHA-256, 8 hex digits. */
-function digest (tokens: readonly string[]): string {
-  const json = '[' + tokens.map(t => JSON.stringify(t).replace(/[\u007f-\uffff]/g, c => c === '\u007f' ? c : '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))).join(', ') + ']'
-  return createHash('sha256').update(json, 'utf8').digest('hex').slice(0, 8)
-}
 
 const describeCall = (split: NltkSplitSpec): string => JSON.stringify(split)
 
@@ -57,7 +52,7 @@ describe('NLTK tokenizers as word splitters', () => {
             } catch (err) {
               actual = [`threw ${String(err)}`]
             }
-            if (digest(actual) !== expected) mismatches.push({ text, actual })
+            if (tokenDigest(actual) !== expected) mismatches.push({ text, actual })
           })
           expect({ count: mismatches.length, first: mismatches.slice(0, 4) }).to.deep.equal({ count: 0, first: [] })
         })
@@ -88,8 +83,18 @@ describe('NLTK tokenizers in model-settings.json', () => {
     expect(clean(TEXT)).to.equal('smith|left|really|asked|ann')
   })
 
+  it('splits sentences by the language named (Russian: its abbreviations, where English\'s tables break after "А.С." and "т.е.")', () => {
+    const text = 'Ай да А.С. Пушкин! Ай да сукин сын! Он жил в г. Москве, т.е. в столице.'
+    // NLTK 3.8's word_tokenize(text, "russian"), word_tokenize(text); NLTK 3.10.3's sent_tokenize(text, "russian").
+    expect(compiled({ 'nltk.word_tokenize': { language: 'russian' } })(text)).to.equal('Ай|да|А.С.|Пушкин|!|Ай|да|сукин|сын|!|Он|жил|в|г.|Москве|,|т.е.|в|столице|.')
+    expect(compiled({ 'nltk.word_tokenize': { language: 'english' } })(text)).to.equal('Ай|да|А.С|.|Пушкин|!|Ай|да|сукин|сын|!|Он|жил|в|г.|Москве|,|т.е|.|в|столице|.')
+    expect(compiled({ 'nltk.sent_tokenize': { language: 'russian', nltk: '3.10' } })(text)).to.equal('Ай да А.С. Пушкин!|Ай да сукин сын!|Он жил в г. Москве, т.е. в столице.')
+  })
+
   const refused: ReadonlyArray<readonly [string, unknown, RegExp]> = [
-    ['a language other than English', { 'nltk.word_tokenize': { language: 'german' } }, /split\.nltk\.word_tokenize\.language must be equal to one of the allowed values \("english"\)/],
+    ['a language NLTK has no Punkt parameters for, naming those served', { 'nltk.word_tokenize': { language: 'japanese' } },
+      /split\.nltk\.word_tokenize\.language must be equal to one of the allowed values \("czech", "danish", "dutch", "english", "estonian", "finnish", "french", "german", "greek", "italian", "malayalam", "norwegian", "polish", "portuguese", "russian", "slovene", "spanish", "swedish", "turkish"\)/],
+    ['a language by another name than NLTK\'s', { 'nltk.sent_tokenize': { language: 'Russian' } }, /split\.nltk\.sent_tokenize\.language must be equal to one of the allowed values \("czech", /],
     ['an NLTK version not reproduced', { 'nltk.TweetTokenizer': { nltk: '3.9' } }, /split\.nltk\.TweetTokenizer\.nltk must be equal to one of the allowed values \("3\.8", "3\.10"\)/],
     ['an unknown argument', { 'nltk.word_tokenize': { preserve_lines: true } }, /split\.nltk\.word_tokenize must NOT have additional properties 'preserve_lines'/],
     ['RegexpTokenizer without a pattern', { 'nltk.RegexpTokenizer': { gaps: true } }, /split\.nltk\.RegexpTokenizer must have required property 'pattern'/],

@@ -7,6 +7,7 @@ import { REGEX_2026_9_29 } from '../../python/regex-module-2026-9-29.js'
 import { regexModuleSemantics } from '../../python/regex-module.js'
 import type { NltkSplitSpec } from '../../settings/step-schema.js'
 import type { TokenizerNltkVersion } from './nltk-version.js'
+import type { PunktLanguage } from '../../settings/punkt-languages.js'
 import { createTreebankWordTokenizer } from './treebank.js'
 import { createTweetTokenizer } from './tweet-tokenizer.js'
 import { createSentTokenize, createWordTokenize } from './word-tokenize.js'
@@ -37,8 +38,8 @@ export function compileNltkSplit (spec: NltkSplitSpec | string): Splitter {
   const [name, options] = typeof spec === 'string' ? [spec, {}] : Object.entries(spec)[0] as [string, Record<string, unknown>]
   const version = (options.nltk as TokenizerNltkVersion | undefined) ?? '3.8'
   switch (name) {
-    case 'nltk.word_tokenize': return createWordTokenize(version, options.preserve_line === true)
-    case 'nltk.sent_tokenize': return createSentTokenize(version)
+    case 'nltk.word_tokenize': return createWordTokenize(version, options.preserve_line === true, (options.language as PunktLanguage | undefined) ?? 'english')
+    case 'nltk.sent_tokenize': return createSentTokenize(version, (options.language as PunktLanguage | undefined) ?? 'english')
     case 'nltk.TreebankWordTokenizer': return createTreebankWordTokenizer()
     // WordPunctTokenizer: RegexpTokenizer(r"\w+|[^\w\s]+") with the default flags.
     case 'nltk.wordpunct_tokenize': return regexpTokenizer(String.raw`\w+|[^\w\s]+`, false, true, REGEXP_TOKENIZER_FLAGS, version)

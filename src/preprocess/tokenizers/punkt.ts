@@ -1,6 +1,7 @@
 /**
- * NLTK's `sent_tokenize(text)`: `PunktSentenceTokenizer.tokenize` with the English
- * parameters (punkt-parameters.ts), exactly as NLTK 3.8 (nltk/tokenize/punkt.py) or 3.10.3
+ * NLTK's `sent_tokenize(text, language)`: `PunktSentenceTokenizer.tokenize` with that
+ * language's parameters (punkt-parameters.ts; every language shares the algorithm and
+ * PunktLanguageVars, only the four tables differ), exactly as NLTK 3.8 (nltk/tokenize/punkt.py) or 3.10.3
  * computes it, which differ only in that 3.10 counts the curly quotes and guillemets
  * ‘’“”«» as closing punctuation and as characters that cannot be inside a word.
  *
@@ -95,7 +96,7 @@ function isInitial (tok: string): boolean {
 export type SentenceTokenizer = (text: string) => string[]
 
 /**
- * `PunktSentenceTokenizer.tokenize(text)` with English parameters, as NLTK `version` does.
+ * `PunktSentenceTokenizer.tokenize(text)` with `params` (English by default), as NLTK `version` does.
  */
 export function createPunktSentenceTokenizer (version: TokenizerNltkVersion, params: PunktParameters = englishPunktParameters()): SentenceTokenizer {
   const vars = languageVars(version)

@@ -12,6 +12,7 @@
  */
 import type { PyObject } from '../pickle/values.js'
 import type { SparseRow } from './sparse-row.js'
+import type { TreeAttribution } from './tree-shap.js'
 
 /** What a module's `build` returns; `type` names the module that can `create` it. */
 export interface EstimatorState {
@@ -111,6 +112,8 @@ export interface Classifier {
   score: (row: SparseRow) => Scores
   /** Set where the scores are linear in the row, which is what an explanation needs. */
   readonly linearForm?: LinearForm
+  /** Set where shap's path-dependent TreeExplainer explains the model: the row's Shapley values (tree-shap.ts). */
+  readonly shapValues?: (row: SparseRow) => TreeAttribution
   /**
    * The `decision_function` a later version of the library that wrote the file has, where the
    * file's own version has none (an LGBMClassifier written before lightgbm 4.7.0). Not served,

@@ -1,0 +1,212 @@
+/**
+ * Path-dependent TreeSHAP: what `shap.TreeExplainer(model)` computes with no background data
+ * (feature_perturbation="tree_path_dependent"), following shap's C++ (`tree_shap.h`:
+ * extend_path, unwind_path, unwound_path_sum, tree_shap_recursive) in float64, with each
+ * node's cover as the model stored it. LightGBM's own TreeSHAP (`Tree::TreeSHAP`) is the same
+ * recursion over its node counts. XGBoost's runs in float32 and has its own module.
+ *
+ * Shapley values are linear in the model's output, so an ensemble's are its trees' summed
+ * (each tree's values scaled as the ensemble scales them), and the expected value is the sum
+ * of the trees' root values plus the ensemble's constant offset.
+ */
+import type { SparseRow } from './sparse-row.js'
+
+/** One row's Shapley values: shap's answer for it, the features' shares of each explained output. */
+export interface TreeAttribution {
+  /** 'probability': predict_proba per class (scikit-learn trees and forests); 'margin': the raw score before the link. */
+  readonly space: 'probability' | 'margin'
+  /** The class (index into classes) each output belongs to. */
+  readonly outputClasses: readonly number[]
+  /** shap's expected_value, per output. */
+  readonly expected: Float64Array
+  /** The explained output the model gives the row, per output. */
+  readonly output: Float64Array
+  /** The features with a share (column indices of the classifier's input), ascending. */
+  readonly features: Int32Array
+  /** features.length rows of one share per output. */
+  readonly contributions: Float64Array
+}
+
+/** A tree as TreeSHAP walks it, its split features renumbered into a model's feature slots. */
+export interface ShapTree {
+  /** Child node ids; -1 at a leaf. */
+  readonly left: Int32Array
+  readonly right: Int32Array
+  /** The slot (ShapFeatures) of each node's split feature; unused at leaves. */
+  readonly slot: Int32Array
+  /** Each node's cover: its training weight (scikit-learn), count (LightGBM). */
+  readonly cover: Float64Array
+  /** `width` values per node, already scaled as the ensemble scales the tree. */
+  readonly values: Float64Array
+  readonly width: number
+  /** The deepest leaf's depth (the root's is 0). */
+  readonly maxDepth: number
+}
+
+/** The features a model splits on, each given a slot: explanations add shares per slot. */
+export class ShapFeatures {
+  /** Slot to column index, ascending. */
+  readonly columns: Int32Array
+  readonly #slotOf: Map<number, number>
+
+  constructor (splitFeatures: Iterable<number>) {
+    this.columns = Int32Array.from(new Set(splitFeatures)).sort()
+    this.#slotOf = new Map(Array.from(this.columns, (c, s) => [c, s]))
+  }
+
+  slotOf (column: number): number {
+    return this.#slotOf.get(column)!
+  }
+}
+
+/** The deepest leaf's depth. */
+export function treeDepth (left: Int32Array, right: Int32Array): number {
+  const depth = new Int32Array(left.length)
+  let deepest = 0
+  // Children come after their parents (checked when the tree was read).
+  for (let node = 0; node < left.length; node++) {
+    if (left[node]! < 0) continue
+    depth[left[node]!] = depth[right[node]!] = depth[node]! + 1
+    deepest = Math.max(deepest, depth[node]! + 1)
+  }
+  return deepest
+}
+
+/** The unique-path scratch one tree walk needs, grown to the deepest tree seen. */
+export class PathScratch {
+  feature = new Int32Array(0)
+  zero = new Float64Array(0)
+  one = new Float64Array(0)
+  weight = new Float64Array(0)
+
+  fit (maxDepth: number): this {
+    const maxd = maxDepth + 2
+    const size = (maxd * (maxd + 1)) / 2
+    if (this.feature.length < size) {
+      this.feature = new Int32Array(size)
+      this.zero = new Float64Array(size)
+      this.one = new Float64Array(size)
+      this.weight = new Float64Array(size)
+    }
+    return this
+  }
+}
+
+/** extend_path: the path at `at` (length depth + 1 after) gains one feature with these fractions. */
+function extendPath (p: PathScratch, at: number, depth: number, zero: number, one: number, feature: number): void {
+  p.feature[at + depth] = feature
+  p.zero[at + depth] = zero
+  p.one[at + depth] = one
+  p.weight[at + depth] = depth === 0 ? 1 : 0
+  for (let i = depth - 1; i >= 0; i--) {
+    p.weight[at + i + 1] = p.weight[at + i + 1]! + one * p.weight[at + i]! * (i + 1) / (depth + 1)
+    p.weight[at + i] = zero * p.weight[at + i]! * (depth - i) / (depth + 1)
+  }
+}
+
+/** unwind_path: undoes the extension by the element at `index`. */
+function unwindPath (p: PathScratch, at: number, depth: number, index: number): void {
+  const one = p.one[at + index]!
+  const zero = p.zero[at + index]!
+  let nextOnePortion = p.weight[at + depth]!
+  for (let i = depth - 1; i >= 0; i--) {
+    if (one !== 0) {
+      const tmp = p.weight[at + i]!
+      p.weight[at + i] = nextOnePortion * (depth + 1) / ((i + 1) * one)
+      nextOnePortion = tmp - p.weight[at + i]! * zero * (depth - i) / (depth + 1)
+    } else {
+      p.weight[at + i] = (p.weight[at + i]! * (depth + 1)) / (zero * (depth - i))
+    }
+  }
+  for (let i = index; i < depth; i++) {
+    p.feature[at + i] = p.feature[at + i + 1]!
+    p.zero[at + i] = p.zero[at + i + 1]!
+    p.one[at + i] = p.one[at + i + 1]!
+  }
+}
+
+/** unwound_path_sum: the total permutation weight of the path with the element at `index` undone. */
+function unwoundPathSum (p: PathScratch, at: number, depth: number, index: number): number {
+  const one = p.one[at + index]!
+  const zero = p.zero[at + index]!
+  let nextOnePortion = p.weight[at + depth]!
+  let total = 0
+  if (one !== 0) {
+    for (let i = depth - 1; i >= 0; i--) {
+      const tmp = nextOnePortion / ((i + 1) * one)
+      total += tmp
+      nextOnePortion = p.weight[at + i]! - tmp * zero * (depth - i)
+    }
+  } else {
+    for (let i = depth - 1; i >= 0; i--) total += p.weight[at + i]! / (zero * (depth - i))
+  }
+  return total * (depth + 1)
+}
+
+/**
+ * Adds one tree's Shapley values for a row into `phi` (slots x outputs, the tree's values
+ * going to outputs firstOutput.. firstOutput + width - 1). `hotChild(node)` is the child the
+ * row goes to at an internal node.
+ */
+export function addTreeShap (tree: ShapTree, hotChild: (node: number) => number, phi: Float64Array, outputs: number, firstOutput: number, path: PathScratch): void {
+  if (tree.left[0]! < 0) return
+  path.fit(tree.maxDepth)
+  recurse(tree, hotChild, phi, outputs, firstOutput, path, 0, 0, 0, 1, 1, -1)
+}
+
+function recurse (t: ShapTree, hotChild: (node: number) => number, phi: Float64Array, outputs: number, firstOutput: number, p: PathScratch,
+  node: number, depth: number, parentAt: number, parentZero: number, parentOne: number, parentFeature: number): void {
+  // This node's path follows its parent's in the scratch, copied, then extended.
+  const at = parentAt + depth + 1
+  p.feature.copyWithin(at, parentAt, at)
+  p.zero.copyWithin(at, parentAt, at)
+  p.one.copyWithin(at, parentAt, at)
+  p.weight.copyWithin(at, parentAt, at)
+  extendPath(p, at, depth, parentZero, parentOne, parentFeature)
+
+  if (t.left[node]! < 0) {
+    const width = t.width
+    const valuesAt = node * width
+    for (let i = 1; i <= depth; i++) {
+      const w = unwoundPathSum(p, at, depth, i)
+      const scale = w * (p.one[at + i]! - p.zero[at + i]!)
+      const phiAt = p.feature[at + i]! * outputs + firstOutput
+      for (let j = 0; j < width; j++) phi[phiAt + j] = phi[phiAt + j]! + scale * t.values[valuesAt + j]!
+    }
+    return
+  }
+  const hot = hotChild(node)
+  const cold = hot === t.left[node] ? t.right[node]! : t.left[node]!
+  const w = t.cover[node]!
+  const hotZero = t.cover[hot]! / w
+  const coldZero = t.cover[cold]! / w
+  let incomingZero = 1
+  let incomingOne = 1
+  const split = t.slot[node]!
+  // A feature split on higher up is undone here and redone with this node's fractions.
+  let index = 0
+  while (index <= depth && p.feature[at + index] !== split) index++
+  if (index !== depth + 1) {
+    incomingZero = p.zero[at + index]!
+    incomingOne = p.one[at + index]!
+    unwindPath(p, at, depth, index)
+    depth -= 1
+  }
+  recurse(t, hotChild, phi, outputs, firstOutput, p, hot, depth + 1, at, hotZero * incomingZero, incomingOne, split)
+  recurse(t, hotChild, phi, outputs, firstOutput, p, cold, depth + 1, at, coldZero * incomingZero, 0, split)
+}
+
+/** The attribution's shares, dropping slots no output moved. */
+export function attribution (fields: Omit<TreeAttribution, 'features' | 'contributions'>, slots: ShapFeatures, phi: Float64Array): TreeAttribution {
+  const outputs = fields.expected.length
+  const kept: number[] = []
+  for (let s = 0; s < slots.columns.length; s++) {
+    for (let k = 0; k < outputs; k++) {
+      if (phi[s * outputs + k] !== 0) { kept.push(s); break }
+    }
+  }
+  const features = Int32Array.from(kept, s => slots.columns[s]!)
+  const contributions = new Float64Array(kept.length * outputs)
+  kept.forEach((s, i) => contributions.set(phi.subarray(s * outputs, (s + 1) * outputs), i * outputs))
+  return { ...fields, features, contributions }
+}

@@ -9,7 +9,6 @@
  * (each tree's values scaled as the ensemble scales them), and the expected value is the sum
  * of the trees' root values plus the ensemble's constant offset.
  */
-import type { SparseRow } from './sparse-row.js'
 
 /** One row's Shapley values: shap's answer for it, the features' shares of each explained output. */
 export interface TreeAttribution {

@@ -14,6 +14,9 @@ import { defineEstimator, probabilistic, type Classifier, type EstimatorState, t
 import { argmax, numpySum } from '../math.js'
 import { attr, describe, int, readClasses, recordAttr, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { RowLookup } from './row-lookup.js'
+
+export { RowLookup }
 
 /** One fitted tree as parallel arrays, one entry per node. */
 export interface TreeState {
@@ -89,31 +92,6 @@ export function checkStructure (t: TreeState, what: string, nFeatures: number, m
   }
   const deepest = Math.max(...depth)
   if (maxDepth >= 0 && deepest > maxDepth) shapeError(`${what}: a path of depth ${deepest} in a tree whose max_depth is ${maxDepth}`)
-}
-
-/**
- * Feature values of one row rounded to float32, looked up per node without a dense copy
- * of the row: the row's entries are written into a zeroed scratch array and cleared after.
- */
-export class RowLookup {
-  readonly values: Float32Array
-  #row: SparseRow | undefined
-
-  constructor (nFeatures: number) {
-    this.values = new Float32Array(nFeatures)
-  }
-
-  load (row: SparseRow): void {
-    this.#row = row
-    // Later entries win on a repeated index, as _apply_sparse_csr's X_sample fill does.
-    for (let e = 0; e < row.indices.length; e++) this.values[row.indices[e]!] = row.values[e]!
-  }
-
-  clear (): void {
-    const row = this.#row
-    if (row !== undefined) for (let e = 0; e < row.indices.length; e++) this.values[row.indices[e]!] = 0
-    this.#row = undefined
-  }
 }
 
 /** The leaf a row reaches (scikit-learn's `apply`). */

@@ -37,7 +37,8 @@ function checkTree (value: unknown, where: string, nFeatures: number, nClasses: 
     threshold: f.array('threshold', Float64Array, nodeCount),
     missingGoLeft: f.array('missingGoLeft', Uint8Array),
     values: f.array('values', Float64Array, nodeCount * width),
-    width
+    width,
+    cover: f.array('cover', Float64Array)
   }
   if (tree.missingGoLeft.length !== 0 && tree.missingGoLeft.length !== nodeCount) throw shapeProblem(`${where}.missingGoLeft`, `has ${tree.missingGoLeft.length} values for ${nodeCount} nodes`)
   checkStructure(tree, where, nFeatures, -1)

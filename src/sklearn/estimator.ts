@@ -114,6 +114,8 @@ export interface Classifier {
   readonly linearForm?: LinearForm
   /** Set where shap's path-dependent TreeExplainer explains the model: the row's Shapley values (tree-shap.ts). */
   readonly shapValues?: (row: SparseRow) => TreeAttribution
+  /** Why neither form explains this classifier, where a reason more telling than its kind applies. */
+  readonly explainRefusal?: string
   /**
    * The `decision_function` a later version of the library that wrote the file has, where the
    * file's own version has none (an LGBMClassifier written before lightgbm 4.7.0). Not served,

@@ -71,6 +71,25 @@ export function treeDepth (left: Int32Array, right: Int32Array): number {
   return deepest
 }
 
+/**
+ * shap's compute_expectations: each internal node's values become its children's, weighted
+ * by their covers, so that the root holds the tree's expected value whatever the model kept
+ * there (gradient boosting's leaves are line-searched after the split values were set).
+ */
+export function fillExpectations (left: Int32Array, right: Int32Array, cover: Float64Array, values: Float64Array, width: number): void {
+  // Children come after their parents: from the last node back, children are done first.
+  for (let node = left.length - 1; node >= 0; node--) {
+    const l = left[node]!
+    const r = right[node]!
+    if (l < 0) continue
+    const lw = cover[l]!
+    const rw = cover[r]!
+    for (let j = 0; j < width; j++) {
+      values[node * width + j] = lw === 0 && rw === 0 ? 0 : (lw * values[l * width + j]! + rw * values[r * width + j]!) / (lw + rw)
+    }
+  }
+}
+
 /** The unique-path scratch one tree walk needs, grown to the deepest tree seen. */
 export class PathScratch {
   feature = new Int32Array(0)

@@ -50,7 +50,7 @@ describe('explanations of linear models and naive Bayes', () => {
           const tolerance = predictor.transform(text).float32 ? 1e-5 * Math.max(1, ...e.scores.map(Math.abs)) : 1e-9
           if (linear) expectClose(e.scores, expected.decision_function![i]!, tolerance, where)
           else expectClose(e.scores.map(s => Math.exp(s - logSumExp(e.scores))), expected.predict_proba![i]!, tolerance, where)
-          for (const f of e.features) expectClose(f.contribution, Array.from(f.weight, w => w * f.value), 0, where)
+          for (const f of e.features) expectClose(f.contribution, Array.from(f.weight!, w => w * f.value), 0, where)
         })
       })
     }

@@ -114,6 +114,8 @@ export interface Classifier {
   readonly linearForm?: LinearForm
   /** Set where shap's path-dependent TreeExplainer explains the model: the row's Shapley values (tree-shap.ts). */
   readonly shapValues?: (row: SparseRow) => TreeAttribution
+  /** The space `shapValues` explains, known before any row (a soft vote averages only probabilities). */
+  readonly shapSpace?: TreeAttribution['space']
   /** Why neither form explains this classifier, where a reason more telling than its kind applies. */
   readonly explainRefusal?: string
   /**

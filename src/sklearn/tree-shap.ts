@@ -228,3 +228,33 @@ export function attribution (fields: Omit<TreeAttribution, 'features' | 'contrib
   kept.forEach((s, i) => contributions.set(phi.subarray(s * outputs, (s + 1) * outputs), i * outputs))
   return { ...fields, features, contributions }
 }
+
+/** One member's part in a mean of attributions: its weight, and the ensemble class of each of its outputs. */
+export interface WeightedAttribution {
+  readonly a: TreeAttribution
+  readonly weight: number
+  readonly classOf: ArrayLike<number>
+}
+
+/**
+ * The weighted mean of probability-space attributions (soft voting's np.average of the
+ * members' predict_proba): Shapley values are linear in the output, so the mean's are the
+ * members' averaged the same way, per feature and class.
+ */
+export function meanAttribution (parts: readonly WeightedAttribution[], total: number, nClasses: number, output: Float64Array): TreeAttribution {
+  const expected = new Float64Array(nClasses)
+  const shares = new Map<number, Float64Array>()
+  for (const { a, weight, classOf } of parts) {
+    const outputs = a.expected.length
+    for (let k = 0; k < outputs; k++) expected[classOf[a.outputClasses[k]!]!]! += a.expected[k]! * weight
+    a.features.forEach((j, i) => {
+      let s = shares.get(j)
+      if (s === undefined) shares.set(j, s = new Float64Array(nClasses))
+      for (let k = 0; k < outputs; k++) s[classOf[a.outputClasses[k]!]!]! += a.contributions[i * outputs + k]! * weight
+    })
+  }
+  const features = Int32Array.from(shares.keys()).sort()
+  const contributions = new Float64Array(features.length * nClasses)
+  features.forEach((j, i) => { shares.get(j)!.forEach((v, k) => { contributions[i * nClasses + k] = v / total }) })
+  return { space: 'probability', outputClasses: Array.from({ length: nClasses }, (_, k) => k), expected: expected.map(v => v / total), output, features, contributions }
+}

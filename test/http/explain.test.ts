@@ -67,13 +67,13 @@ describe('POST /explain', function () {
 
   context('a model with no explanation', () => {
     let service: Service
-    const forest = path.join(FIXTURES, 'estimators', '1.9.1', 'forest')
-    before(async () => { service = await startService({ MODEL_PATH: path.join(forest, 'final_best_model.pkl'), VECTORIZER_PATH: path.join(forest, '..', '_vectorizers', 'poem.pkl') }) })
+    const mlp = path.join(FIXTURES, 'estimators', '1.9.1', 'mlp-relu')
+    before(async () => { service = await startService({ MODEL_PATH: path.join(mlp, 'final_best_model.pkl'), VECTORIZER_PATH: path.join(mlp, '..', '_vectorizers', 'poem.pkl') }) })
     after(async () => { await service.close() })
 
     it('answers 422 with a detail naming the estimator, and keeps serving /predict', async () => {
       const res = await request(service.app).post('/explain').send({ text: 'a wonderful film' }).expect(422)
-      expect(res.body).to.deep.equal({ detail: 'explanations are defined for linear models and naive Bayes, not RandomForestClassifier' })
+      expect(res.body).to.deep.equal({ detail: "MLPClassifier: a neural network's hidden layers mix the words; explanations are defined for linear models, naive Bayes and tree models (TreeSHAP)" })
       await request(service.app).post('/predict').send({ text: 'a wonderful film' }).expect(200)
     })
   })

@@ -56,7 +56,7 @@ describe('the families of issue 18 through the CLI and the service', function ()
           expect((JSON.parse(explain.stdout) as { prediction: string }).prediction).to.equal(expected[0]!.label)
         } else {
           expect(explain.code).to.equal(1)
-          expect(explain.stderr).to.match(/^tfidf-serve: explanations are defined for linear models and naive Bayes, not .*\n$/)
+          expect(explain.stderr).to.match(/^tfidf-serve: .*; explanations are defined for linear models, naive Bayes and tree models \(TreeSHAP\)\n$/)
         }
       })
 

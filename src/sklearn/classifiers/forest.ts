@@ -62,6 +62,7 @@ function create (state: ForestState): Classifier {
     ...(refusal !== undefined
       ? { explainRefusal: `${state.kind}: ${refusal}` }
       : {
+          shapSpace: 'probability',
           shapValues: treeExplainer({
             space: 'probability',
             outputClasses: classes.map((_, k) => k),

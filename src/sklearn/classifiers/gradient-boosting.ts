@@ -167,6 +167,7 @@ function create (state: GradientBoostingState, ctx: CreateContext): Classifier {
     ...(refusal !== undefined
       ? { explainRefusal: `${state.kind}: ${refusal}` }
       : {
+          shapSpace: 'margin',
           shapValues: treeExplainer({
             space: 'margin',
             outputClasses: k === 1 ? [1] : classes.map((_, c) => c),

@@ -201,6 +201,7 @@ function create (state: DecisionTreeState): Classifier {
     ...(refusal !== undefined
       ? { explainRefusal: `${state.kind}: ${refusal}` }
       : {
+          shapSpace: 'probability',
           shapValues: treeExplainer({
             space: 'probability',
             outputClasses: classes.map((_, k) => k),

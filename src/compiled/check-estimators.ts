@@ -166,6 +166,10 @@ function checkLightGbmModel (f: Fields, nClasses: number): void {
   const left = f.array('left', Int32Array, nodes)
   const right = f.array('right', Int32Array, nodes)
   const leafValue = f.array('leafValue', Float64Array)
+  const internalCount = f.array('internalCount', Float64Array)
+  const leafCount = f.array('leafCount', Float64Array)
+  if (!(internalCount.length === 0 && leafCount.length === 0) && !(internalCount.length === nodes && leafCount.length === leafValue.length)) throw shapeProblem(f.where, 'has node and leaf counts that do not cover its nodes and leaves')
+  for (const c of [internalCount, leafCount]) if (c.some(v => !(v >= 0 && v <= 2 ** 53))) throw shapeProblem(f.where, 'has a node or leaf count that is not a count')
   if (nodeStart[0] !== 0 || nodeStart[trees] !== nodes || leafStart[0] !== 0 || leafStart[trees] !== leafValue.length) throw shapeProblem(f.where, 'has tree ranges that do not cover its nodes and leaves')
   decisionType.forEach((d, i) => { if ((d & 1) !== 0 || d > 15) throw shapeProblem(`${f.where}.decisionType`, `[${i}] is ${d}`) })
   for (let t = 0; t < trees; t++) {

@@ -31,22 +31,23 @@ export function clearRow (x: Float64Array, indices: Int32Array): void {
   for (let e = 0; e < indices.length; e++) x[indices[e]!] = 0
 }
 
-/** The leaf (tree-local index) tree `t` sends the dense row `x` to: Tree::GetLeaf with NumericalDecision. */
+/** The child (tree-local: >= 0 a node, < 0 the leaf ~id) the dense row `x` goes to at node `i` (all trees' numbering): NumericalDecision. */
+export function nextNode (m: LightGbmModel, i: number, x: Float64Array): number {
+  let v = x[m.splitFeature[i]!]!
+  const type = m.decisionType[i]!
+  const missing = (type >> 2) & 3
+  if (Number.isNaN(v) && missing !== MISSING_NAN) v = 0
+  if ((missing === MISSING_ZERO && v >= -K_ZERO_THRESHOLD && v <= K_ZERO_THRESHOLD) || (missing === MISSING_NAN && Number.isNaN(v))) {
+    return (type & DEFAULT_LEFT) !== 0 ? m.left[i]! : m.right[i]!
+  }
+  return v <= m.threshold[i]! ? m.left[i]! : m.right[i]!
+}
+
+/** The leaf (tree-local index) tree `t` sends the dense row `x` to: Tree::GetLeaf. */
 export function treeLeaf (m: LightGbmModel, t: number, x: Float64Array): number {
   const base = m.nodeStart[t]!
   if (m.nodeStart[t + 1] === base) return 0
   let node = 0
-  while (node >= 0) {
-    const i = base + node
-    let v = x[m.splitFeature[i]!]!
-    const type = m.decisionType[i]!
-    const missing = (type >> 2) & 3
-    if (Number.isNaN(v) && missing !== MISSING_NAN) v = 0
-    if ((missing === MISSING_ZERO && v >= -K_ZERO_THRESHOLD && v <= K_ZERO_THRESHOLD) || (missing === MISSING_NAN && Number.isNaN(v))) {
-      node = (type & DEFAULT_LEFT) !== 0 ? m.left[i]! : m.right[i]!
-    } else {
-      node = v <= m.threshold[i]! ? m.left[i]! : m.right[i]!
-    }
-  }
+  while (node >= 0) node = nextNode(m, base + node, x)
   return ~node
 }

@@ -33,6 +33,7 @@ import { PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { attr, describe, int, readClasses, shapeError, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { lightgbmExplainer } from './lightgbm-explainer.js'
 import { parseModelText, type LightGbmModel } from './lightgbm-model-text.js'
 import { clearRow, loadRow, treeLeaf } from './lightgbm-trees.js'
 
@@ -142,7 +143,10 @@ function create (state: LightGbmState): Classifier {
       return { classIndex: firstLargest(proba), proba, decision: state.decisionFunction ? raw : undefined }
     },
     // lightgbm 4.7's decision_function is predict(raw_score=True) on whatever text it loads.
-    ...(state.decisionFunction ? {} : { laterDecision: { since: 'lightgbm 4.7.0', score: rawOf } })
+    ...(state.decisionFunction ? {} : { laterDecision: { since: 'lightgbm 4.7.0', score: rawOf } }),
+    ...(model.leafCount.length === 0
+      ? { explainRefusal: `${state.kind}: its model text has no leaf_count / internal_count, the covers TreeSHAP splits paths by` }
+      : { shapSpace: 'margin' as const, shapValues: lightgbmExplainer(model, rawOf) })
   }
 }
 

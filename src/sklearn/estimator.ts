@@ -44,6 +44,8 @@ export interface Vectorizer {
    * feature). Absent when a step mixes terms into other features: `mixedBy` names it.
    */
   readonly featureName?: (j: number) => string | undefined
+  /** The vectorizer's column that column `j` of the row comes from, when steps after the vectorizer select or scale (absent: the same column). */
+  readonly sourceFeature?: (j: number) => number
   readonly mixedBy?: string
   /** The declared cleaning (settings) run on each text before the model, when there is any. */
   readonly clean?: (text: string) => string

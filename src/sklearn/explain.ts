@@ -11,7 +11,14 @@ import type { Classifier, LinearForm, Vectorizer } from './estimator.js'
 import type { SparseRow } from './sparse-row.js'
 import type { TreeAttribution } from './tree-shap.js'
 
+/** How the row's columns are named: their terms, and the vectorizer's columns they come from. */
+export interface FeatureNames {
+  readonly featureName: (j: number) => string | undefined
+  readonly sourceFeature?: (j: number) => number
+}
+
 export interface FeatureShare {
+  /** The vectorizer's column (the one a selected column came from). */
   readonly feature: number
   /** The term or n-gram (null for a hashed feature). */
   readonly term: string | null
@@ -65,7 +72,7 @@ export function explainRefusal (text: Vectorizer, classifier: Classifier): strin
 }
 
 /** The linear explanation of `row`, predicted as `classIndex`: the row's features, ranked (`ranking`). */
-export function explainRow (row: SparseRow, form: LinearForm, featureName: (j: number) => string | undefined, classIndex: number, topK: number): Explanation {
+export function explainRow (row: SparseRow, form: LinearForm, text: FeatureNames, classIndex: number, topK: number): Explanation {
   const outputs = form.intercept.length
   const shares: FeatureShare[] = []
   for (let e = 0; e < row.indices.length; e++) {
@@ -77,7 +84,7 @@ export function explainRow (row: SparseRow, form: LinearForm, featureName: (j: n
       value = 1
     }
     const weight = form.weightT.slice(j * outputs, (j + 1) * outputs)
-    shares.push({ feature: j, term: featureName(j) ?? null, value, weight, contribution: weight.map(w => value * w) })
+    shares.push({ feature: text.sourceFeature?.(j) ?? j, term: text.featureName(j) ?? null, value, weight, contribution: weight.map(w => value * w) })
   }
   // Summed in row order, the intercept after, as the classifier sums.
   const scores = new Float64Array(outputs)
@@ -110,13 +117,13 @@ function ranking (shares: FeatureShare[], outputs: number, outputClasses: readon
  * The TreeSHAP explanation of `row`, predicted as `classIndex`: every feature with a share,
  * present in the row or not, ranked as linear explanations are.
  */
-export function explainTrees (row: SparseRow, a: TreeAttribution, featureName: (j: number) => string | undefined, classIndex: number, topK: number): Explanation {
+export function explainTrees (row: SparseRow, a: TreeAttribution, text: FeatureNames, classIndex: number, topK: number): Explanation {
   const outputs = a.expected.length
   const valueOf = new Map<number, number>()
   for (let e = 0; e < row.indices.length; e++) valueOf.set(row.indices[e]!, row.values[e]!)
   const shares: FeatureShare[] = Array.from(a.features, (j, i) => {
     const value = valueOf.get(j)
-    return { feature: j, term: featureName(j) ?? null, value: value ?? 0, contribution: a.contributions.slice(i * outputs, (i + 1) * outputs), ...(value === undefined ? { absent: true } : {}) }
+    return { feature: text.sourceFeature?.(j) ?? j, term: text.featureName(j) ?? null, value: value ?? 0, contribution: a.contributions.slice(i * outputs, (i + 1) * outputs), ...(value === undefined ? { absent: true } : {}) }
   })
   return {
     classIndex,

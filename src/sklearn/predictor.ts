@@ -155,7 +155,8 @@ export class TextClassifier implements Predictor {
     const row = this.#text.transform(text)
     const { classIndex } = this.#classifier.score(row)
     const form = this.#classifier.linearForm
-    if (form !== undefined) return explainRow(row, form, this.#text.featureName!, classIndex, topK)
-    return explainTrees(row, this.#classifier.shapValues!(row), this.#text.featureName!, classIndex, topK)
+    const names = { featureName: this.#text.featureName!, sourceFeature: this.#text.sourceFeature }
+    if (form !== undefined) return explainRow(row, form, names, classIndex, topK)
+    return explainTrees(row, this.#classifier.shapValues!(row), names, classIndex, topK)
   }
 }

@@ -176,10 +176,13 @@ function recurse (t: ShapTree, hotChild: (node: number) => number, phi: Float64A
   node: number, depth: number, parentAt: number, parentZero: number, parentOne: number, parentFeature: number): void {
   // This node's path follows its parent's in the scratch, copied, then extended.
   const at = parentAt + depth + 1
-  p.feature.copyWithin(at, parentAt, at)
-  p.zero.copyWithin(at, parentAt, at)
-  p.one.copyWithin(at, parentAt, at)
-  p.weight.copyWithin(at, parentAt, at)
+  // A loop: paths are short, and four copyWithin calls a node cost more than the copy.
+  for (let i = 0; i <= depth; i++) {
+    p.feature[at + i] = p.feature[parentAt + i]!
+    p.zero[at + i] = p.zero[parentAt + i]!
+    p.one[at + i] = p.one[parentAt + i]!
+    p.weight[at + i] = p.weight[parentAt + i]!
+  }
   extendPath(p, at, depth, parentZero, parentOne, parentFeature)
 
   if (t.left[node]! < 0) {

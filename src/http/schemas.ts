@@ -88,7 +88,7 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, Schema>> = {
           type: 'object',
           required: ['feature', 'term', 'value', 'contribution'],
           properties: {
-            feature: { type: 'integer', description: 'Column of the vectorizer\'s output (after a selection step, the column the selected one came from).' },
+            feature: { type: ['integer', 'null'], description: 'Column of the vectorizer\'s output (after a selection step, the column the selected one came from); null in an ensemble\'s mean over members whose vectorizers give the word different columns.' },
             term: { type: ['string', 'null'], description: 'The term or n-gram (null for a hashed feature).' },
             value: { ...number, description: 'Its TF-IDF value as the classifier sees it (0 when absent).' },
             weight: { ...numbers, description: 'Linear models and naive Bayes: its weight in each score.' },

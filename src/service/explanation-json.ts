@@ -36,6 +36,7 @@ function ensembleJson (text: string, e: EnsembleExplanation, labels: readonly st
     prediction: labels[e.classIndex],
     confidence: e.confidence,
     combine: e.combine,
+    ...(e.explanation === undefined ? {} : { explanation: explained(e.explanation, labels) }),
     members: e.members.map(m => ({
       name: m.name,
       ...(e.combine === 'join' ? {} : { weight: m.weight }),

@@ -18,8 +18,8 @@ export interface FeatureNames {
 }
 
 export interface FeatureShare {
-  /** The vectorizer's column (the one a selected column came from). */
-  readonly feature: number
+  /** The vectorizer's column (the one a selected column came from); null in a mean over models whose vectorizers differ. */
+  readonly feature: number | null
   /** The term or n-gram (null for a hashed feature). */
   readonly term: string | null
   /** The value the classifier sees (TF-IDF, after any step; 1 for a binarized BernoulliNB entry; 0 when absent). */
@@ -106,7 +106,7 @@ function ranking (shares: FeatureShare[], outputs: number, outputClasses: readon
     for (let k = 0; k < outputs; k++) if (k !== predicted && s.contribution[k]! > rival) rival = s.contribution[k]!
     return Math.abs(s.contribution[predicted]! - rival)
   }
-  const ranked = shares.map(s => ({ s, pull: pull(s) })).sort((a, b) => b.pull - a.pull || a.s.feature - b.s.feature).map(r => r.s)
+  const ranked = shares.map(s => ({ s, pull: pull(s) })).sort((a, b) => b.pull - a.pull || (a.s.feature ?? 0) - (b.s.feature ?? 0) || ((a.s.term ?? '') < (b.s.term ?? '') ? -1 : 1)).map(r => r.s)
   const top = ranked.slice(0, topK)
   const otherContribution = new Float64Array(outputs)
   for (const s of ranked.slice(topK)) for (let k = 0; k < outputs; k++) otherContribution[k]! += s.contribution[k]!
@@ -135,4 +135,46 @@ export function explainTrees (row: SparseRow, a: TreeAttribution, text: FeatureN
     scores: a.output,
     ...ranking(shares, outputs, a.outputClasses, classIndex, topK)
   }
+}
+
+/**
+ * The weighted mean of probability-space tree explanations (each with every feature listed),
+ * for an ensemble that averages its members' predict_proba: Shapley values are linear in the
+ * output, so the mean's are the members' averaged the same way, word by word (members may
+ * have different vectorizers: a word's column is kept only when every member gives the same).
+ * Undefined when a member's explanation is not one, or names a feature by no word.
+ */
+export function meanExplanation (parts: ReadonlyArray<{ readonly e: Explanation, readonly weight: number }>, classIndex: number, scores: Float64Array, topK: number): Explanation | undefined {
+  const outputs = scores.length
+  if (parts.some(({ e }) => e.space !== 'probability' || e.outputClasses.length !== outputs || e.otherCount !== 0 || e.features.some(f => f.term === null))) return undefined
+  const total = parts.reduce((s, p) => s + p.weight, 0)
+  const intercept = new Float64Array(outputs)
+  const byTerm = new Map<string, { feature: number | null, value: number | undefined, contribution: Float64Array }>()
+  for (const { e, weight } of parts) {
+    for (let k = 0; k < outputs; k++) intercept[e.outputClasses[k]!]! += e.intercept[k]! * weight
+    for (const f of e.features) {
+      let t = byTerm.get(f.term!)
+      if (t === undefined) byTerm.set(f.term!, t = { feature: f.feature, value: undefined, contribution: new Float64Array(outputs) })
+      else if (t.feature !== f.feature) t.feature = null
+      if (f.absent !== true && t.value === undefined) t.value = f.value
+      for (let k = 0; k < outputs; k++) t.contribution[e.outputClasses[k]!]! += f.contribution[k]! * weight
+    }
+  }
+  const shares: FeatureShare[] = Array.from(byTerm, ([term, t]) => ({
+    feature: t.feature,
+    term,
+    value: t.value ?? 0,
+    contribution: t.contribution.map(v => v / total),
+    ...(t.value === undefined ? { absent: true } : {})
+  }))
+  const all = Array.from({ length: outputs }, (_, k) => k)
+  return { classIndex, score: 'predict_proba', method: 'tree_shap', space: 'probability', outputClasses: all, intercept: intercept.map(v => v / total), scores, ...ranking(shares, outputs, all, classIndex, topK) }
+}
+
+/** `e` cut to its `topK` first features, the rest summed into `other`. */
+export function topOf (e: Explanation, topK: number): Explanation {
+  if (e.features.length <= topK) return e
+  const otherContribution = e.otherContribution.slice()
+  for (const f of e.features.slice(topK)) for (let k = 0; k < otherContribution.length; k++) otherContribution[k]! += f.contribution[k]!
+  return { ...e, features: e.features.slice(0, topK), otherCount: e.otherCount + e.features.length - topK, otherContribution }
 }

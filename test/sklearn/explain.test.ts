@@ -67,7 +67,7 @@ describe('explanations of linear models and naive Bayes', () => {
     expect(sizes).to.deep.equal([...sizes].sort((a, b) => b - a))
     for (const f of e.features) {
       expect(f.term).to.be.a('string')
-      expect(f.value).to.equal(row.values[row.indices.indexOf(f.feature)])
+      expect(f.value).to.equal(row.values[row.indices.indexOf(f.feature!)])
     }
   })
 

@@ -6,11 +6,13 @@
  * XGBoost, binary and multi-class, in Pipelines and soft votes.
  */
 import { expect } from 'chai'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { loadModel } from '../../src/sklearn/load-model.js'
 import { expectClose } from '../helpers/close.js'
+import { runCli } from '../helpers/cli.js'
 import { FIXTURES } from '../helpers/paths.js'
 
 const DIR = path.join(FIXTURES, 'treeshap')
@@ -74,6 +76,48 @@ describe('tree explanations equal shap\'s TreeExplainer', () => {
       })
     }
   }
+})
+
+describe('a mean of tree models declared in model-settings.json', () => {
+  it('explains the mean itself: shap\'s values of each member averaged with the weights, within 1e-9, beside each member\'s own', async () => {
+    const group = path.join(DIR, 'sklearn-1.6.1')
+    const root = mkdtempSync(path.join(tmpdir(), 'tfidf-mean-'))
+    try {
+      const settings = path.join(root, 'model-settings.json')
+      const member = (name: string, weight: number): Record<string, unknown> => ({ name, file: path.join(group, name, 'final_best_model.pkl'), vectorizer: path.join(group, name, 'tfidf_vectorizer.pkl'), weight })
+      writeFileSync(settings, JSON.stringify({ parameters: { extra: { tfidf_serve: { ensemble: { combine: 'mean', members: [member('forest-multi', 2), member('extra-multi', 1)] } } } } }))
+      const texts = TEXTS.slice(0, 40)
+      const run = await runCli(['explain', '--settings', settings, '--format', 'jsonl', '--top-k', '100'], texts.map(text => JSON.stringify({ text })).join('\n') + '\n')
+      expect(run.code, run.stderr).to.equal(0)
+      const lines = run.stdout.trim().split('\n').map(l => JSON.parse(l) as { explanation: { method: string, space: string, intercept: number[], scores: number[], features: Array<{ feature: number, contribution: number[] }>, other_features: { count: number, contribution: number[] } }, members: Array<{ name: string, explanation: { features: unknown[] } }> })
+      const [forest, extra] = [readCase('sklearn-1.6.1', 'forest-multi'), readCase('sklearn-1.6.1', 'extra-multi')]
+      const mean = (a: readonly number[], b: readonly number[]): number[] => a.map((v, k) => (2 * v + b[k]!) / 3)
+      lines.forEach((line, i) => {
+        const where = `text ${i}`
+        const e = line.explanation
+        expect([e.method, e.space], where).to.deep.equal(['tree_shap', 'probability'])
+        expectClose(e.intercept, mean(forest.expected_value, extra.expected_value), 1e-9, `${where} expected value`)
+        expectClose(e.scores, mean(forest.rows[i]!.output, extra.rows[i]!.output), 1e-9, `${where} output`)
+        const phi = (c: ShapCase, column: number): number[] => {
+          const j = c.features.indexOf(column)
+          return j < 0 ? [0, 0, 0, 0] : c.rows[i]!.phi.slice(j * 4, j * 4 + 4)
+        }
+        // The 100 listed, each; the rest summed in other_features.
+        const rest = new Set([...forest.features, ...extra.features])
+        for (const f of e.features) {
+          expectClose(f.contribution, mean(phi(forest, f.feature), phi(extra, f.feature)), 1e-9, `${where} feature ${f.feature}`)
+          rest.delete(f.feature)
+        }
+        expect(e.other_features.count, where).to.equal(rest.size)
+        const others = [0, 0, 0, 0]
+        for (const column of rest) mean(phi(forest, column), phi(extra, column)).forEach((v, k) => { others[k]! += v })
+        expectClose(e.other_features.contribution, others, 1e-9, `${where} other features`)
+        expect(line.members.map(m => m.name)).to.deep.equal(['forest-multi', 'extra-multi'])
+      })
+    } finally {
+      rmSync(root, { recursive: true, force: true })
+    }
+  })
 })
 
 function readCase (group: string, name: string): ShapCase {

@@ -9,7 +9,7 @@ import { defineEstimator, probabilistic, type Classifier, type EstimatorState, t
 import { argmax } from '../math.js'
 import { attr, items, readClasses, shapeError, sklearnClass, unsupported, int } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { treeExplainer, treesRefusal } from './tree-explainer.js'
+import { explainedBy, probabilitySpec } from './tree-explainer.js'
 import { RowLookup, applyTree, featureCount, readEstimatorTree, storesCounts, addTreeProba, type TreeState } from './tree.js'
 
 interface ForestState extends EstimatorState {
@@ -48,7 +48,6 @@ function create (state: ForestState): Classifier {
     for (let c = 0; c < n; c++) proba[c] = proba[c]! / trees.length
     return proba
   }
-  const refusal = treesRefusal(trees)
   return probabilistic({
     kind: state.kind,
     nFeatures: state.nFeatures,
@@ -59,19 +58,7 @@ function create (state: ForestState): Classifier {
       return { classIndex: argmax(proba), proba, decision: undefined }
     },
     // shap scales each tree's probabilities by 1 / n_trees (TreeEnsemble's `scaling`).
-    ...(refusal !== undefined
-      ? { explainRefusal: `${state.kind}: ${refusal}` }
-      : {
-          shapSpace: 'probability',
-          shapValues: treeExplainer({
-            space: 'probability',
-            outputClasses: classes.map((_, k) => k),
-            nFeatures: state.nFeatures,
-            trees: trees.map(tree => ({ tree, width: n, firstOutput: 0, scale: 1 / trees.length, normalize })),
-            offset: new Float64Array(n),
-            output: probaOf
-          })
-        })
+    ...explainedBy(state.kind, probabilitySpec(trees, n, state.nFeatures, normalize, probaOf))
   })
 }
 

@@ -7,6 +7,7 @@
  * to float32 as the trees read it. The expected value is the trees' root values summed, plus
  * the ensemble's constant start (gradient boosting's init).
  */
+import type { Classifier } from '../estimator.js'
 import type { SparseRow } from '../sparse-row.js'
 import { numpySum } from '../math.js'
 import { PathScratch, ShapFeatures, addTreeShap, attribution, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
@@ -37,8 +38,26 @@ export interface TreeExplainerSpec {
 }
 
 /** Why these trees cannot be explained, or undefined when they can. */
-export function treesRefusal (trees: readonly TreeState[]): string | undefined {
+function treesRefusal (trees: readonly TreeState[]): string | undefined {
   return trees.every(t => t.cover.length === t.nodeCount) ? undefined : 'its trees store no node weights (weighted_n_node_samples), which TreeSHAP splits paths by'
+}
+
+/** The classifier fields that explain `spec`'s trees, or say why `kind` is not explained (`refusal` first). */
+export function explainedBy (kind: string, spec: TreeExplainerSpec, refusal?: string): Pick<Classifier, 'shapSpace' | 'shapValues' | 'explainRefusal'> {
+  const why = refusal ?? treesRefusal(spec.trees.map(t => t.tree))
+  return why !== undefined ? { explainRefusal: `${kind}: ${why}` } : { shapSpace: spec.space, shapValues: treeExplainer(spec) }
+}
+
+/** The spec of trees explained in probability space, each tree's class counts or fractions scaled by `scale`. */
+export function probabilitySpec (trees: readonly TreeState[], nClasses: number, nFeatures: number, normalize: boolean, output: TreeExplainerSpec['output']): TreeExplainerSpec {
+  return {
+    space: 'probability',
+    outputClasses: Array.from({ length: nClasses }, (_, k) => k),
+    nFeatures,
+    trees: trees.map(tree => ({ tree, width: nClasses, firstOutput: 0, scale: 1 / trees.length, normalize })),
+    offset: new Float64Array(nClasses),
+    output
+  }
 }
 
 function shapTree (part: ExplainedTree, slots: ShapFeatures): ShapTree {
@@ -68,7 +87,7 @@ function hotChildOf (tree: TreeState, x: Float32Array): (node: number) => number
 }
 
 /** The explainer of `spec`'s trees: built on its first use, then reused (one per thread). */
-export function treeExplainer (spec: TreeExplainerSpec): (row: SparseRow) => TreeAttribution {
+function treeExplainer (spec: TreeExplainerSpec): (row: SparseRow) => TreeAttribution {
   let built: { slots: ShapFeatures, trees: ShapTree[], hot: Array<(node: number) => number>, lookup: RowLookup, expected: Float64Array } | undefined
   const path = new PathScratch()
   const outputs = spec.offset.length

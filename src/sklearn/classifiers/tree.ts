@@ -15,7 +15,7 @@ import { argmax, numpySum } from '../math.js'
 import { attr, describe, int, readClasses, recordAttr, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { RowLookup } from './row-lookup.js'
-import { treeExplainer, treesRefusal } from './tree-explainer.js'
+import { explainedBy, probabilitySpec } from './tree-explainer.js'
 
 export { RowLookup }
 
@@ -185,7 +185,6 @@ function create (state: DecisionTreeState): Classifier {
     lookup.clear()
     return treeProba(tree, leaf, classes.length, normalize)
   }
-  const refusal = treesRefusal([tree])
   return probabilistic({
     kind: state.kind,
     nFeatures: state.nFeatures,
@@ -198,19 +197,7 @@ function create (state: DecisionTreeState): Classifier {
       // predict is the argmax of the raw leaf values (counts before 1.4.1), not of the proba.
       return { classIndex: argmax(leafValues(tree, leaf, classes.length)), proba: treeProba(tree, leaf, classes.length, normalize), decision: undefined }
     },
-    ...(refusal !== undefined
-      ? { explainRefusal: `${state.kind}: ${refusal}` }
-      : {
-          shapSpace: 'probability',
-          shapValues: treeExplainer({
-            space: 'probability',
-            outputClasses: classes.map((_, k) => k),
-            nFeatures: state.nFeatures,
-            trees: [{ tree, width: classes.length, firstOutput: 0, scale: 1, normalize }],
-            offset: new Float64Array(classes.length),
-            output: probaOf
-          })
-        })
+    ...explainedBy(state.kind, probabilitySpec([tree], classes.length, state.nFeatures, normalize, probaOf))
   })
 }
 

@@ -43,6 +43,8 @@ import { glibcExpf, softmaxFloat32InPlace } from '../float32.js'
 import { attr, describe, readClasses, shapeError, unsupported } from '../record.js'
 import { baseMarginsOf, releaseOf, type Release } from './xgboost-releases.js'
 import type { SparseRow } from '../sparse-row.js'
+import type { TreeAttribution } from '../tree-shap.js'
+import { xgboostShap } from '../xgboost-tree-shap.js'
 
 const OBJECTIVES = ['binary:logistic', 'multi:softprob', 'multi:softmax'] as const
 type Objective = typeof OBJECTIVES[number]
@@ -68,6 +70,11 @@ export interface BoosterState {
   readonly feature: Int32Array
   /** The split condition, or at a leaf the leaf value. */
   readonly value: Float32Array
+  /**
+   * Each node's cover, its training rows' summed hessian (`sum_hessian`, float32 as xgboost
+   * keeps it): what TreeSHAP weighs the children by (xgboost-tree-shap.ts).
+   */
+  readonly cover: Float32Array
   /** The float32 margin each output starts from (one per class, or one for binary:logistic). */
   readonly baseMargins: Float32Array
   /** The wrapper's `missing` as float32; NaN (the default) matches no TF-IDF value. */
@@ -159,7 +166,7 @@ function versionOf (model: Map<string, Json>): string {
 }
 
 /** Reads one tree's nodes into the global arrays at `offset`, checking it is one tree whose walks end at leaves. */
-function readTree (tree: Json, where: string, nFeatures: number, offset: number, out: { left: number[], defaultChild: number[], feature: number[], value: number[] }): number {
+function readTree (tree: Json, where: string, nFeatures: number, offset: number, out: { left: number[], defaultChild: number[], feature: number[], value: number[], cover: number[] }): number {
   const param = objectField(tree, 'tree_param', where)
   const n = intField(param, 'num_nodes', `${where}.tree_param`, 1, 2 ** 31 - 1)
   // 1.7 writes 0 for a scalar leaf, 2.0+ write 1; more is one tree's leaf for every class (multi_output_tree).
@@ -169,6 +176,7 @@ function readTree (tree: Json, where: string, nFeatures: number, offset: number,
   const splitIndex = integers(field(tree, 'split_indices', where), `${where}.split_indices`, n)
   const conds = numbers(field(tree, 'split_conditions', where), `${where}.split_conditions`, n)
   const defaultLeft = integers(field(tree, 'default_left', where), `${where}.default_left`, n)
+  const sumHessian = numbers(field(tree, 'sum_hessian', where), `${where}.sum_hessian`, n)
   const splitType = isMap(tree) && tree.has('split_type') ? integers(tree.get('split_type')!, `${where}.split_type`, n) : new Float64Array(0)
   const catNodes = isMap(tree) && tree.has('categories_nodes') ? numbers(tree.get('categories_nodes')!, `${where}.categories_nodes`, -1) : new Float64Array(0)
   if (splitType.some(t => t !== 0) || catNodes.length > 0) unsupported(`${where} has categorical splits, which are not supported: fitted with feature_types 'c' on word counts (xgboost refuses them on TF-IDF values); fit without feature_types to split on the counts as numbers`)
@@ -196,6 +204,7 @@ function readTree (tree: Json, where: string, nFeatures: number, offset: number,
     out.defaultChild.push(l === -1 || seen[node] === 0 ? -1 : offset + (defaultLeft[node] === 1 ? l : right[node]!))
     out.feature.push(l === -1 || seen[node] === 0 ? 0 : splitIndex[node]!)
     out.value.push(conds[node]!)
+    out.cover.push(sumHessian[node]!)
   }
   return n
 }
@@ -275,7 +284,7 @@ export function readBooster (doc: Map<string, Json>, best: number | undefined, m
   const end = treesUsed(gbModel, bestIteration, numTrees, nGroups * numParallelTree)
   if (end === 0) unsupported('XGBClassifier has no trees')
 
-  const nodes = { left: [] as number[], defaultChild: [] as number[], feature: [] as number[], value: [] as number[] }
+  const nodes = { left: [] as number[], defaultChild: [] as number[], feature: [] as number[], value: [] as number[], cover: [] as number[] }
   const treeStart = new Int32Array(end + 1)
   const treeGroup = new Int32Array(end)
   for (let t = 0; t < end; t++) {
@@ -293,6 +302,7 @@ export function readBooster (doc: Map<string, Json>, best: number | undefined, m
     defaultChild: Int32Array.from(nodes.defaultChild),
     feature: Int32Array.from(nodes.feature),
     value: Float32Array.from(nodes.value),
+    cover: Float32Array.from(nodes.cover),
     baseMargins,
     missing
   }
@@ -535,6 +545,8 @@ function create (state: XgbState): Classifier {
   const { objective } = state
   const booster = state.denseRows === true ? denseBooster(state.booster) : state.booster
   const row = new BoosterRow(booster)
+  // Its tables (node means, depths) are made on the first explanation.
+  let shap: ((r: SparseRow) => TreeAttribution) | undefined
   return probabilistic({
     kind: state.kind,
     nFeatures: booster.nFeatures,
@@ -545,7 +557,9 @@ function create (state: XgbState): Classifier {
       const margin = boosterMargins(booster, row)
       row.clear()
       return xgbScores(objective, margin)
-    }
+    },
+    // xgboost's pred_contribs, which shap's TreeExplainer returns (xgboost-tree-shap.ts), for every objective served.
+    shapValues: (r: SparseRow): TreeAttribution => (shap ??= xgboostShap(booster))(r)
   })
 }
 

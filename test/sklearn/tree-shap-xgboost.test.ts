@@ -11,6 +11,7 @@ import { gunzipSync } from 'node:zlib'
 import { loadCompiledModel } from '../../src/compiled/load-compiled.js'
 import { decodeModel, createPredictor } from '../../src/sklearn/load-model.js'
 import { createEstimator } from '../../src/sklearn/registry.js'
+import { denseRowsState } from '../../src/sklearn/classifiers/xgboost.js'
 import type { Classifier } from '../../src/sklearn/estimator.js'
 import type { TreeAttribution } from '../../src/sklearn/tree-shap.js'
 import { compileInProcess, tempDir } from '../helpers/compiled-files.js'
@@ -26,6 +27,8 @@ interface ShapCase {
   output_classes: number[]
   expected_value: number[]
   features: number[]
+  /** Explained on dense rows (.toarray()): served with the dense_rows setting. */
+  dense_rows?: boolean
   rows: Array<{ predict: string, output: number[], phi: number[] }>
 }
 
@@ -77,10 +80,17 @@ describe('xgboost TreeSHAP: shap.TreeExplainer(XGBClassifier).shap_values, bit f
         const c = readCase(dir)
         expect(`xgboost-${c.versions.xgboost}`).to.equal(version)
         const { state } = await decodeModel(pathsOf(dir, c))
-        const predictor = createPredictor(state)
-        const classifier = createEstimator('classifier', state.classifier) as Classifier
+        const dense = c.dense_rows === true
+        const predictor = createPredictor(state, { denseRows: dense })
+        const classifier = createEstimator('classifier', dense ? denseRowsState(state.classifier)! : state.classifier) as Classifier
         expect(classifier.shapValues).to.be.a('function')
         expect(c.rows).to.have.length(TEXTS.length)
+        if (dense) {
+          // The setting matters here: read as a sparse row (absent = missing), the values differ.
+          const sparse = createEstimator('classifier', state.classifier) as Classifier
+          const row = predictor.transform(TEXTS[0]!)
+          expect(sparse.shapValues!(row).contributions).to.not.deep.equal(classifier.shapValues!(row).contributions)
+        }
         TEXTS.forEach((text, i) => {
           const where = `${version} ${name} text ${i}`
           expect(predictor.predict(text).label, where).to.equal(c.rows[i]!.predict)

@@ -222,10 +222,13 @@ export function xgboostShap (b: BoosterState): (row: SparseRow) => TreeAttributi
   const recurse = (node: number, d: number, parentAt: number, parentZero: number, parentOne: number, parentSlot: number): void => {
     const p = path
     const at = parentAt + d + 1
-    p.feature.copyWithin(at, parentAt, at)
-    p.zero.copyWithin(at, parentAt, at)
-    p.one.copyWithin(at, parentAt, at)
-    p.weight.copyWithin(at, parentAt, at)
+    // std::copy of the parent's d + 1 elements (a loop: paths are short, copyWithin's call costs more).
+    for (let i = 0; i <= d; i++) {
+      p.feature[at + i] = p.feature[parentAt + i]!
+      p.zero[at + i] = p.zero[parentAt + i]!
+      p.one[at + i] = p.one[parentAt + i]!
+      p.weight[at + i] = p.weight[parentAt + i]!
+    }
     extendPath(p, at, d, parentZero, parentOne, parentSlot)
     const l = left[node]!
     if (l === -1) {

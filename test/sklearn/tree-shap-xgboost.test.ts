@@ -15,7 +15,7 @@ import { denseRowsState } from '../../src/sklearn/classifiers/xgboost.js'
 import type { Classifier } from '../../src/sklearn/estimator.js'
 import type { TreeAttribution } from '../../src/sklearn/tree-shap.js'
 import { compileInProcess, tempDir } from '../helpers/compiled-files.js'
-import { FIXTURES } from '../helpers/paths.js'
+import { FIXTURES, ROOT } from '../helpers/paths.js'
 
 const DIR = path.join(FIXTURES, 'treeshap')
 const TEXTS = (JSON.parse(readFileSync(path.join(DIR, 'texts.json'), 'utf8')) as { texts: string[] }).texts
@@ -99,6 +99,19 @@ describe('xgboost TreeSHAP: shap.TreeExplainer(XGBClassifier).shap_values, bit f
       })
     }
   }
+
+  it('the bench model (300 rounds of depth 6): the first 20 texts equal shap\'s', async () => {
+    const dir = path.join(ROOT, 'bench', 'fixtures', 'treeshap', 'xgboost-300')
+    const c = (JSON.parse(readFileSync(path.join(dir, 'shap-times-xgboost.json'), 'utf8')) as { values: ShapCase }).values
+    const { state } = await decodeModel(pathsOf(dir, c))
+    const predictor = createPredictor(state)
+    const classifier = createEstimator('classifier', state.classifier) as Classifier
+    expect(c.rows).to.have.length(20)
+    TEXTS.slice(0, 20).forEach((text, i) => {
+      expect(predictor.predict(text).label).to.equal(c.rows[i]!.predict)
+      expectRow(classifier.shapValues!(predictor.transform(text)), c, i, `bench text ${i}`)
+    })
+  })
 
   it('a compiled file of an xgboost model gives the same explanations as its pickles', async () => {
     const dir = path.join(DIR, VERSIONS[VERSIONS.length - 1]!, 'multi-softprob')

@@ -21,7 +21,7 @@
  * The recursion's hot child is the child the prediction takes (`value < split_condition`,
  * the default child for a missing value), so a `dense_rows` model explains dense rows.
  */
-import { boosterMargins, BoosterRow, type BoosterState } from './classifiers/xgboost.js'
+import { boosterMargins, BoosterRow, type BoosterState } from './classifiers/xgboost-booster.js'
 import type { SparseRow } from './sparse-row.js'
 import { attribution, ShapFeatures, type TreeAttribution } from './tree-shap.js'
 

@@ -5,7 +5,7 @@
  * result, so "within 1e-9" is "equal".
  */
 import { expect } from 'chai'
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { loadCompiledModel } from '../../src/compiled/load-compiled.js'
@@ -37,7 +37,7 @@ function readCase (dir: string): ShapCase {
 }
 
 const VERSIONS = readdirSync(DIR).filter(name => /^xgboost-\d+\.\d+\.\d+$/.test(name)).sort()
-const casesOf = (version: string): string[] => readdirSync(path.join(DIR, version)).sort()
+const casesOf = (version: string): string[] => readdirSync(path.join(DIR, version)).filter(name => statSync(path.join(DIR, version, name)).isDirectory()).sort()
 
 function pathsOf (dir: string, c: ShapCase): { model: string, vectorizers: string[] } {
   const files = c.files.map(f => path.join(dir, f))

@@ -32,6 +32,9 @@
  * - multi:softmax: predict_proba is scipy's softmax of the float32 margins (numpy's float32
  *   exp and pairwise sum); label the first largest margin (xgboost's FindMaxIndex).
  * Labels are the class indices 0..K-1, as xgboost requires them and `predict` returns.
+ * Explanations (`shapValues`): xgboost's own TreeSHAP, `pred_contribs`, which is what shap's
+ * TreeExplainer returns for the model, reproduced in float32 in xgboost-tree-shap.ts over the
+ * same trees, rows and base margins.
  * Categorical splits are refused: xgboost refuses to train them on TF-IDF values (fractions,
  * "Maximum category should not be lesser than the total number of categories"), so only a
  * vectorizer of whole counts told `feature_types="c"` could carry them.

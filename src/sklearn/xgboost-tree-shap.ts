@@ -213,7 +213,7 @@ export function xgboostShap (b: BoosterState): (row: SparseRow) => TreeAttributi
   const expected = Float64Array.from(bias)
 
   const path = new Path32()
-  path.fit(Math.max(0, ...maxDepth))
+  path.fit(maxDepth.reduce((a, b) => Math.max(a, b), 0))
   const x = new BoosterRow(b)
   /** One tree's contributions (this_tree_contribs), by slot. */
   const treePhi = new Float32Array(nSlots)

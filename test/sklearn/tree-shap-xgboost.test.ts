@@ -14,7 +14,7 @@ import { createEstimator } from '../../src/sklearn/registry.js'
 import { denseRowsState } from '../../src/sklearn/classifiers/xgboost.js'
 import type { Classifier } from '../../src/sklearn/estimator.js'
 import type { TreeAttribution } from '../../src/sklearn/tree-shap.js'
-import { compileInProcess, tempDir } from '../helpers/compiled-files.js'
+import { compileInProcess, joinCompiled, readBytes, splitCompiled, tempDir, writeBytes } from '../helpers/compiled-files.js'
 import { FIXTURES, ROOT } from '../helpers/paths.js'
 
 const DIR = path.join(FIXTURES, 'treeshap')
@@ -131,6 +131,25 @@ describe('xgboost TreeSHAP: shap.TreeExplainer(XGBClassifier).shap_values, bit f
         expect(a).to.deep.equal(fromPickle.shapValues!(row))
         expectRow(a, c, i, `compiled text ${i}`)
       })
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
+    }
+  })
+
+  it('a compiled xgboost file whose nodes lack their covers, or carry too few, is refused', async () => {
+    const dir = path.join(DIR, VERSIONS[0]!, 'binary-logistic')
+    const tmp = tempDir()
+    try {
+      const file = await compileInProcess({ paths: pathsOf(dir, readCase(dir)), settingsFile: null }, path.join(tmp, 'model.tfsc'))
+      type Tree = { state: { classifier: { booster: Record<string, unknown> } } }
+      const broken = (change: (booster: Record<string, unknown>) => void): string => {
+        const parts = splitCompiled(readBytes(file))
+        change((parts.body.tree as Tree).state.classifier.booster)
+        return writeBytes(path.join(tmp, 'broken.tfsc'), joinCompiled(parts))
+      }
+      const refusal = async (f: string): Promise<string> => await loadCompiledModel(f, null).then(() => 'loaded', (err: Error) => err.message)
+      expect(await refusal(broken(b => { delete b.cover }))).to.match(/booster\.cover/)
+      expect(await refusal(broken(b => { b.cover = b.treeStart }))).to.match(/booster\.cover/)
     } finally {
       rmSync(tmp, { recursive: true, force: true })
     }

@@ -101,7 +101,7 @@ function checkTrainingRows (f: Fields): { nSamples: number, nFeatures: number } 
 }
 
 /**
- * An xgboost booster's trees side by side: each tree's nodes within its range, each split's
+ * An xgboost booster's trees side by side (with each node's cover): each tree's nodes within its range, each split's
  * children two adjacent nodes after it in the same tree reached once from the root (so a walk
  * ends at a leaf), its missing-value child one of them, its feature inside the row.
  */
@@ -116,6 +116,8 @@ function checkBooster (f: Fields, nGroups: number): void {
   const defaultChild = f.array('defaultChild', Int32Array, nodes)
   const feature = f.array('feature', Int32Array, nodes)
   f.array('value', Float32Array, nodes)
+  // Each node's cover (sum_hessian), which TreeSHAP divides by: any float32, as xgboost's divisions take any.
+  f.array('cover', Float32Array, nodes)
   f.array('baseMargins', Float32Array, nGroups)
   f.number('missing')
   if (start[0] !== 0 || start[trees]! > nodes) throw shapeProblem(`${f.where}.treeStart`, `does not run from 0 to at most ${nodes}`)

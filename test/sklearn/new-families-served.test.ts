@@ -18,7 +18,7 @@ const TEXTS = ['free entry: win a prize now', 'a wonderful, moving film', 'dull 
 
 /** [name, folder, whether /explain is defined for it] */
 const CASES: ReadonlyArray<readonly [string, string, boolean]> = [
-  ['XGBClassifier', path.join('xgboost', '1.7.4', 'binary-logistic'), false],
+  ['XGBClassifier', path.join('xgboost', '1.7.4', 'binary-logistic'), true],
   ['LGBMClassifier', path.join('lightgbm', 'lgbm-binary'), true],
   ['KNeighborsClassifier', path.join('knn', '1.2.1', 'a-cosine-uniform-k5'), false],
   ['GridSearchCV (best_estimator_)', path.join('search', '1.2.1', 'grid-logreg'), true],

@@ -28,7 +28,7 @@
 import { NdArray, type NumericArray } from '../../pickle/numpy.js'
 import { PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
-import { argmax, expit, logSumExp, softmaxInPlace } from '../math.js'
+import { argmax, expit, logSumExp } from '../math.js'
 import { attr, describe, int, items, readClasses, sklearnClass, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { PathScratch, ShapFeatures, addTreeShap, attribution, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
@@ -224,6 +224,21 @@ function explainer (state: HistGradientBoostingState, rawOf: (row: SparseRow) =>
   }
 }
 
+/**
+ * sklearn.utils.extmath.softmax of the raw scores: the row's max taken off, exp, divided by
+ * the sum. `_raw_predict` builds its scores Fortran-ordered (and softmax's copy keeps that
+ * order), so numpy sums each row's values one after another, not pairwise.
+ */
+function softmax (raw: Float64Array): Float64Array {
+  let max = -Infinity
+  for (const v of raw) if (v > max) max = v
+  const out = raw.map(v => Math.exp(v - max))
+  let sum = 0
+  for (const v of out) sum += v
+  for (let i = 0; i < out.length; i++) out[i] = out[i]! / sum
+  return out
+}
+
 function create (state: HistGradientBoostingState): Classifier {
   const { k, trees, baseline, loss, since14, classes } = state
   const dense = new DenseRow(state.nFeatures)
@@ -261,7 +276,7 @@ function create (state: HistGradientBoostingState): Classifier {
       }
       let proba: Float64Array
       if (loss === 'multinomial') {
-        proba = softmaxInPlace(raw.slice())
+        proba = softmax(raw)
       } else {
         const lse = logSumExp(raw)
         proba = raw.map(v => Math.exp(v - lse))

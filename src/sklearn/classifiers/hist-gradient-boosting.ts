@@ -111,7 +111,8 @@ function readBaseline (obj: PyObject, k: number): Float64Array {
 
 function build (obj: PyObject): HistGradientBoostingState {
   const classes = readClasses(attr(obj, 'classes_'), obj.name)
-  const nFeatures = featureCount(obj)
+  // `_n_features` alone in files before 0.24.
+  const nFeatures = !obj.has('n_features_in_') && obj.has('_n_features') ? int(obj, '_n_features') : featureCount(obj)
   const k = int(obj, 'n_trees_per_iteration_')
   if (k !== (classes.length === 2 ? 1 : classes.length)) shapeError(`${obj.name}.n_trees_per_iteration_ is ${k} for ${classes.length} classes`)
   const categorical = obj.get('is_categorical_')

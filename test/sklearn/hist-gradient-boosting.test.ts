@@ -14,7 +14,7 @@ import { DType, NdArray } from '../../src/pickle/numpy.js'
 import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
 import { PyObject } from '../../src/pickle/values.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
-import { buildEstimator } from '../../src/sklearn/registry.js'
+import { buildEstimator, createEstimator } from '../../src/sklearn/registry.js'
 import { FIXTURES } from '../helpers/paths.js'
 import { expectParity, modelPathsOf, readExpected } from '../helpers/parity.js'
 import { buildError, errorOf, stateOf } from '../helpers/records.js'
@@ -110,4 +110,26 @@ describe('HistGradientBoostingClassifier files it refuses, and its compiled stat
     expect(damaged(s => { s.baseline = new Float64Array(2) }).message).to.match(/model\.baseline/)
     expect(damaged(s => { (s.trees[0]!.left as Int32Array)[0] = 0 }).message).to.match(/model\.trees\[0\]/)
   })
+})
+
+describe('HistGradientBoostingClassifier predict: argmax of predict_proba before 1.4, of the raw scores from 1.4', () => {
+  // Every leaf 0 and a baseline of 1e-300 for one class: its probability rounds to that of the
+  // others, its raw score does not. scikit-learn's own answers for the same edit of these files
+  // (1.2.1 and 1.6.1): 'ham' / 'spam' for binary, 'mixed' / 'negative' (class 0 / class 1) for 4 classes.
+  const EMPTY = { indices: new Int32Array(0), values: new Float64Array(0), float32: false }
+  for (const [version, binary, multi] of [['1.2.1', 0, 0], ['1.6.1', 1, 1]] as const) {
+    for (const [name, baseline, classIndex] of [['hgb-binary', [1e-300], binary], ['hgb-multi', [0, 1e-300, 0, 0], multi]] as const) {
+      it(`${version} ${name}: class ${classIndex}`, async () => {
+        const r = (await readPickleFile(path.join(FIXTURES, 'treeshap', `sklearn-${version}`, name, 'final_best_model.pkl'))) as PyObject
+        for (const iteration of r.get('_predictors') as PyObject[][]) {
+          for (const p of iteration) ((p.get('nodes') as NdArray).data as Map<string, Float64Array>).get('value')!.fill(0)
+        }
+        stateOf(r).set('_baseline_prediction', new NdArray(new DType('<f8'), [1, baseline.length], Float64Array.from(baseline)))
+        const scores = createEstimator('classifier', buildEstimator('classifier', r)).score(EMPTY)
+        expect(scores.classIndex).to.equal(classIndex)
+        expect(Array.from(scores.proba!)).to.deep.equal(baseline.length === 1 ? [0.5, 0.5] : [0.25, 0.25, 0.25, 0.25])
+        expect(Array.from(scores.decision!)).to.deep.equal(baseline)
+      })
+    }
+  }
 })

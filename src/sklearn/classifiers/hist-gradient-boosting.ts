@@ -17,11 +17,13 @@
  * | predict (binary) | argmax [1 - p, p] (p = 0.5 gives class 0)| raw > 0 (raw 0 gives class 0)  |
  * | predict (multi)  | argmax predict_proba                    | argmax raw                     |
  *
- * predict_proba is the loss's: HalfBinomialLoss (1.1+) and BinaryCrossEntropy (`loss_`, before
- * 1.1) give [1 - expit(raw), expit(raw)]; HalfMultinomialLoss gives sklearn's softmax (max
- * taken off, exp, divided by the sum), CategoricalCrossEntropy exp(raw - logsumexp(raw)).
- * decision_function is the raw scores (one value for two classes). Checked against 1.2.1 and
- * 1.6.1; files before 1.1 are read from their source (`loss_`, a scalar or (K, 1) baseline).
+ * predict_proba is the loss's: HalfBinomialLoss (sklearn._loss, 1.1+) and BinaryCrossEntropy
+ * (the booster's own loss.py before 1.1) give [1 - expit(raw), expit(raw)]; HalfMultinomialLoss
+ * gives sklearn's softmax (max taken off, exp, divided by the sum), CategoricalCrossEntropy
+ * exp(raw - logsumexp(raw)). decision_function is the raw scores (one value for two classes).
+ * Checked against 1.2.1 and 1.6.1. Files before 1.1 are read as their source has them (those
+ * losses, in `_loss` or `loss_`; a scalar or (K, 1) baseline; `n_features_`), untested: no
+ * older scikit-learn runs here to compare with.
  *
  * Categorical splits (categorical_features) are refused.
  */
@@ -111,8 +113,8 @@ function readBaseline (obj: PyObject, k: number): Float64Array {
 
 function build (obj: PyObject): HistGradientBoostingState {
   const classes = readClasses(attr(obj, 'classes_'), obj.name)
-  // `_n_features` alone in files before 0.24.
-  const nFeatures = !obj.has('n_features_in_') && obj.has('_n_features') ? int(obj, '_n_features') : featureCount(obj)
+  // `_n_features` where a file has neither n_features_in_ nor n_features_.
+  const nFeatures = !obj.has('n_features_in_') && !obj.has('n_features_') && obj.has('_n_features') ? int(obj, '_n_features') : featureCount(obj)
   const k = int(obj, 'n_trees_per_iteration_')
   if (k !== (classes.length === 2 ? 1 : classes.length)) shapeError(`${obj.name}.n_trees_per_iteration_ is ${k} for ${classes.length} classes`)
   const categorical = obj.get('is_categorical_')

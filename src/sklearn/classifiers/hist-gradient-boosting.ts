@@ -30,7 +30,7 @@
 import { NdArray, type NumericArray } from '../../pickle/numpy.js'
 import { PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
-import { argmax, expit, logSumExp } from '../math.js'
+import { argmax, expit, logSumExp, numpyRowSum } from '../math.js'
 import { attr, describe, int, items, readClasses, sklearnClass, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { PathScratch, ShapFeatures, addTreeShap, attribution, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
@@ -197,13 +197,21 @@ function explainer (state: HistGradientBoostingState, rawOf: (row: SparseRow) =>
     const splits: number[] = []
     for (const t of trees) for (let node = 0; node < t.nodeCount; node++) if (t.left[node]! >= 0) splits.push(t.feature[node]!)
     const slots = new ShapFeatures(splits)
-    const expected = state.baseline.slice()
+    const roots = new Float64Array(trees.length)
     const shap = trees.map((t, i) => {
       const values = t.values.slice()
       fillExpectations(t.left, t.right, t.cover, values, 1)
-      expected[i % k] = expected[i % k]! + values[0]!
+      roots[i] = values[0]!
       const slot = Int32Array.from(t.feature, (f, node) => t.left[node]! < 0 ? -1 : slots.slotOf(f))
       return { left: t.left, right: t.right, slot, cover: t.cover, values, width: 1, maxDepth: treeDepth(t.left, t.right) }
+    })
+    // shap: values[:, 0].sum(0) + base_offset, values a (trees, nodes, K) array: numpy sums
+    // one output's root values pairwise from 0, several outputs' one row after another.
+    const expected = state.baseline.map((b, c) => {
+      if (k === 1) return numpyRowSum(roots) + b
+      let sum = 0
+      for (let i = c; i < roots.length; i += k) sum += roots[i]!
+      return sum + b
     })
     return { slots, shap, expected, dense: new DenseRow(state.nFeatures) }
   }

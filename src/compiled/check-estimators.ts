@@ -434,6 +434,30 @@ const CHECKERS: ReadonlyMap<string, { readonly role: Role, readonly check: Check
       })
     }
   }],
+  ['hist-gradient-boosting', {
+    role: 'classifier',
+    check: f => {
+      const nClasses = classes(f).length
+      const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+      const k = f.int('k', 1)
+      if (k !== (nClasses === 2 ? 1 : nClasses)) throw shapeProblem(`${f.where}.k`, `is ${k} for ${nClasses} classes`)
+      f.array('baseline', Float64Array, k)
+      const trees = f.list('trees', k)
+      if (trees.length % k !== 0) throw shapeProblem(`${f.where}.trees`, `are ${trees.length}, not iterations of ${k}`)
+      // Regression trees whose every node has its value and its count (TreeSHAP's cover).
+      trees.forEach((t, i) => {
+        checkTree(t, `${f.where}.trees[${i}]`, nFeatures, 1)
+        const tree = new Fields(t, `${f.where}.trees[${i}]`)
+        const nodeCount = tree.int('nodeCount', 1)
+        if (tree.int('width', 1, 1) !== 1) throw shapeProblem(tree.where, 'is not a regression tree')
+        tree.array('cover', Float64Array, nodeCount)
+        tree.array('missingGoLeft', Uint8Array, nodeCount)
+      })
+      const loss = f.oneOf('loss', ['binomial', 'multinomial', 'binary_crossentropy', 'categorical_crossentropy'])
+      if ((loss === 'binomial' || loss === 'binary_crossentropy') !== (k === 1)) throw shapeProblem(`${f.where}.loss`, `is ${loss} for ${k} trees per iteration`)
+      f.bool('since14')
+    }
+  }],
   ['svc', {
     role: 'classifier',
     check: f => {

@@ -39,7 +39,7 @@ const casesOf = (group: string): string[] =>
 describe('tree explanations equal shap\'s TreeExplainer', () => {
   it('has fixtures for every family', () => {
     const estimators = new Set(groups.flatMap(g => casesOf(g).map(c => readCase(g, c).estimator)))
-    for (const e of ['DecisionTreeClassifier', 'RandomForestClassifier', 'ExtraTreesClassifier', 'GradientBoostingClassifier', 'VotingClassifier', 'LGBMClassifier', 'XGBClassifier']) {
+    for (const e of ['DecisionTreeClassifier', 'RandomForestClassifier', 'ExtraTreesClassifier', 'GradientBoostingClassifier', 'HistGradientBoostingClassifier', 'VotingClassifier', 'LGBMClassifier', 'XGBClassifier']) {
       expect(estimators, e).to.include(e)
     }
   })

@@ -59,6 +59,17 @@ export class ShapFeatures {
   }
 }
 
+/**
+ * The deepest trees explained: a leaf costs its depth squared and the walk recurses once per
+ * level. Text forests left at scikit-learn's default depth reach 200 to 300.
+ */
+export const MAX_EXPLAINED_DEPTH = 1000
+
+/** Why trees this deep are not explained, or undefined when they are. */
+export function depthRefusal (deepest: number): string | undefined {
+  return deepest > MAX_EXPLAINED_DEPTH ? `its trees are ${deepest} deep, and explanations are bounded at ${MAX_EXPLAINED_DEPTH} levels (a leaf costs its depth squared)` : undefined
+}
+
 /** The deepest leaf's depth. */
 export function treeDepth (left: Int32Array, right: Int32Array): number {
   const depth = new Int32Array(left.length)

@@ -142,6 +142,19 @@ function fillMeans (b: BoosterState, node: number, mean: Float32Array): number {
   return result
 }
 
+/** The deepest leaf of any tree: a split's children come after it in its tree. */
+export function boosterDepth (b: BoosterState): number {
+  const depth = new Int32Array(b.left.length)
+  let deepest = 0
+  for (let node = 0; node < b.left.length; node++) {
+    const l = b.left[node]!
+    if (l === -1) continue
+    depth[l] = depth[l + 1] = depth[node]! + 1
+    deepest = Math.max(deepest, depth[node]! + 1)
+  }
+  return deepest
+}
+
 function tablesOf (b: BoosterState, slots: ShapFeatures): Tables {
   const trees = b.treeGroup.length
   const mean = new Float32Array(b.left.length)

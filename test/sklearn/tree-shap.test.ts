@@ -10,7 +10,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
+import { explainedBy, probabilitySpec } from '../../src/sklearn/classifiers/tree-explainer.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
+import { MAX_EXPLAINED_DEPTH } from '../../src/sklearn/tree-shap.js'
 import { expectClose } from '../helpers/close.js'
 import { runCli } from '../helpers/cli.js'
 import { FIXTURES } from '../helpers/paths.js'
@@ -125,3 +127,32 @@ describe('a mean of tree models declared in model-settings.json', () => {
 function readCase (group: string, name: string): ShapCase {
   return JSON.parse(gunzipSync(readFileSync(path.join(DIR, group, name, 'shap.json.gz'))).toString('utf8')) as ShapCase
 }
+
+describe('the depth bound on explanations', () => {
+  /** A comb: each split sends one side to a leaf and the other further down, `depth` levels. */
+  function comb (depth: number): Parameters<typeof probabilitySpec>[0][number] {
+    const nodeCount = 2 * depth + 1
+    const left = new Int32Array(nodeCount).fill(-1)
+    const right = new Int32Array(nodeCount).fill(-1)
+    for (let level = 0; level < depth; level++) {
+      left[2 * level] = 2 * level + 1
+      right[2 * level] = 2 * level + 2
+    }
+    // Each leaf holds one training row; a split, the rows below it.
+    const cover = new Float64Array(nodeCount).fill(1)
+    for (let level = depth - 1; level >= 0; level--) cover[2 * level] = cover[2 * level + 1]! + cover[2 * level + 2]!
+    return { nodeCount, left, right, feature: new Int32Array(nodeCount), threshold: new Float64Array(nodeCount).fill(0.5), missingGoLeft: new Uint8Array(0), values: new Float64Array(nodeCount * 2).fill(1), width: 2, cover }
+  }
+
+  it(`explains trees ${MAX_EXPLAINED_DEPTH} deep and refuses deeper ones in one line`, () => {
+    const output = (): Float64Array => Float64Array.of(0.5, 0.5)
+    const deepest = explainedBy('DecisionTreeClassifier', probabilitySpec([comb(MAX_EXPLAINED_DEPTH)], 2, 1, true, output))
+    expect(deepest.explainRefusal).to.equal(undefined)
+    const a = deepest.shapValues!({ indices: Int32Array.of(0), values: Float64Array.of(0.3), float32: false })
+    // Every leaf says 0.5, 0.5: the one feature moves nothing.
+    expectClose(a.expected, [0.5, 0.5], 1e-15, 'expected value')
+    expectClose(a.contributions, new Float64Array(a.contributions.length), 1e-12, 'contributions')
+    expect(explainedBy('DecisionTreeClassifier', probabilitySpec([comb(MAX_EXPLAINED_DEPTH + 1)], 2, 1, true, output)).explainRefusal)
+      .to.equal(`DecisionTreeClassifier: its trees are ${MAX_EXPLAINED_DEPTH + 1} deep, and explanations are bounded at ${MAX_EXPLAINED_DEPTH} levels (a leaf costs its depth squared)`)
+  })
+})

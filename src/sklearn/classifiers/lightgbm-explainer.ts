@@ -48,6 +48,24 @@ function expectedValue (m: LightGbmModel, t: number): number {
   return value
 }
 
+/** The deepest leaf of any of the model's trees. */
+export function lightgbmDepth (m: LightGbmModel): number {
+  let deepest = 0
+  for (let t = 0; t < m.iterations * m.outputs; t++) {
+    const base = m.nodeStart[t]!
+    const n = m.nodeStart[t + 1]! - base
+    // Children come after their parents: depths in one pass.
+    const depth = new Int32Array(n)
+    for (let node = 0; node < n; node++) {
+      for (const c of [m.left[base + node]!, m.right[base + node]!]) {
+        if (c >= 0) depth[c] = depth[node]! + 1
+        else deepest = Math.max(deepest, depth[node]! + 1)
+      }
+    }
+  }
+  return deepest
+}
+
 /** The explainer of a LightGBM model: built on its first use, then reused (one per thread). */
 export function lightgbmExplainer (m: LightGbmModel, rawOf: (row: SparseRow) => Float64Array): (row: SparseRow) => TreeAttribution {
   let built: { slots: ShapFeatures, trees: ShapTree[], expected: Float64Array, x: Float64Array } | undefined

@@ -33,7 +33,8 @@ import { PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { attr, describe, int, readClasses, shapeError, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { lightgbmExplainer } from './lightgbm-explainer.js'
+import { depthRefusal } from '../tree-shap.js'
+import { lightgbmDepth, lightgbmExplainer } from './lightgbm-explainer.js'
 import { parseModelText, type LightGbmModel } from './lightgbm-model-text.js'
 import { clearRow, loadRow, treeLeaf } from './lightgbm-trees.js'
 
@@ -144,10 +145,14 @@ function create (state: LightGbmState): Classifier {
     },
     // lightgbm 4.7's decision_function is predict(raw_score=True) on whatever text it loads.
     ...(state.decisionFunction ? {} : { laterDecision: { since: 'lightgbm 4.7.0', score: rawOf } }),
-    ...(model.leafCount.length === 0
-      ? { explainRefusal: `${state.kind}: its model text has no leaf_count / internal_count, the covers TreeSHAP splits paths by` }
-      : { shapSpace: 'margin' as const, shapValues: lightgbmExplainer(model, rawOf) })
+    ...explanationOf(state.kind, model, rawOf)
   }
+}
+
+/** The fields that explain the model, or say why not. */
+function explanationOf (kind: string, model: LightGbmModel, rawOf: (row: SparseRow) => Float64Array): Pick<Classifier, 'shapSpace' | 'shapValues' | 'explainRefusal'> {
+  const why = model.leafCount.length === 0 ? 'its model text has no leaf_count / internal_count, the covers TreeSHAP splits paths by' : depthRefusal(lightgbmDepth(model))
+  return why !== undefined ? { explainRefusal: `${kind}: ${why}` } : { shapSpace: 'margin', shapValues: lightgbmExplainer(model, rawOf) }
 }
 
 export const lightgbmClassifier = defineEstimator<LightGbmState, 'classifier'>({

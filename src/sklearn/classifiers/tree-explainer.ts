@@ -10,7 +10,7 @@
 import type { Classifier } from '../estimator.js'
 import type { SparseRow } from '../sparse-row.js'
 import { numpySum } from '../math.js'
-import { PathScratch, ShapFeatures, addTreeShap, attribution, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
+import { PathScratch, ShapFeatures, addTreeShap, attribution, depthRefusal, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
 import { RowLookup } from './row-lookup.js'
 
 /** What an explanation reads of a scikit-learn tree (tree.ts's TreeState has it all; named here so neither imports the other). */
@@ -56,7 +56,7 @@ function treesRefusal (trees: readonly TreeState[]): string | undefined {
 
 /** The classifier fields that explain `spec`'s trees, or say why `kind` is not explained (`refusal` first). */
 export function explainedBy (kind: string, spec: TreeExplainerSpec, refusal?: string): Pick<Classifier, 'shapSpace' | 'shapValues' | 'explainRefusal'> {
-  const why = refusal ?? treesRefusal(spec.trees.map(t => t.tree))
+  const why = refusal ?? treesRefusal(spec.trees.map(t => t.tree)) ?? depthRefusal(spec.trees.reduce((deepest, { tree }) => Math.max(deepest, treeDepth(tree.left, tree.right)), 0))
   return why !== undefined ? { explainRefusal: `${kind}: ${why}` } : { shapSpace: spec.space, shapValues: treeExplainer(spec) }
 }
 

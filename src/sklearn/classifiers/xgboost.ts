@@ -47,7 +47,8 @@ import { attr, describe, readClasses, shapeError, unsupported } from '../record.
 import { baseMarginsOf, releaseOf, type Release } from './xgboost-releases.js'
 import type { SparseRow } from '../sparse-row.js'
 import type { TreeAttribution } from '../tree-shap.js'
-import { xgboostShap } from '../xgboost-tree-shap.js'
+import { depthRefusal } from '../tree-shap.js'
+import { boosterDepth, xgboostShap } from '../xgboost-tree-shap.js'
 import { BoosterRow, boosterLeaf, boosterMargins, type BoosterState } from './xgboost-booster.js'
 
 export { BoosterRow, boosterLeaf, boosterMargins, type BoosterState } from './xgboost-booster.js'
@@ -455,6 +456,7 @@ function create (state: XgbState): Classifier {
   const row = new BoosterRow(booster)
   // Its tables (node means, depths) are made on the first explanation.
   let shap: ((r: SparseRow) => TreeAttribution) | undefined
+  const deep = depthRefusal(boosterDepth(booster))
   return probabilistic({
     kind: state.kind,
     nFeatures: booster.nFeatures,
@@ -467,7 +469,9 @@ function create (state: XgbState): Classifier {
       return xgbScores(objective, margin)
     },
     // xgboost's pred_contribs, which shap's TreeExplainer returns (xgboost-tree-shap.ts), for every objective served.
-    shapValues: (r: SparseRow): TreeAttribution => (shap ??= xgboostShap(booster))(r)
+    ...(deep !== undefined
+      ? { explainRefusal: `${state.kind}: ${deep}` }
+      : { shapSpace: 'margin' as const, shapValues: (r: SparseRow): TreeAttribution => (shap ??= xgboostShap(booster))(r) })
   })
 }
 

@@ -140,6 +140,7 @@ export class PathScratch {
   zero = new Float64Array(0)
   one = new Uint8Array(0)
   suffix = new Float64Array(0)
+  factor = new Float64Array(0)
   weight = new Float64Array(0)
   readonly #rules: Array<ReturnType<typeof gaussLegendre>> = []
 
@@ -151,6 +152,7 @@ export class PathScratch {
       this.zero = new Float64Array(size)
       this.one = new Uint8Array(size)
       this.suffix = new Float64Array(maxd + 1)
+      this.factor = new Float64Array(maxd + 1)
       this.weight = new Float64Array(maxd + 1)
     }
     return this
@@ -238,18 +240,21 @@ function recurse (t: ShapTree, hotChild: (node: number) => number, phi: Float64A
  */
 function addLeaf (t: ShapTree, node: number, phi: Float64Array, outputs: number, firstOutput: number, p: PathScratch, at: number, d: number): void {
   if (d === 0) return
-  const { zero, one, suffix, weight } = p
+  const { zero, one, suffix, factor, weight } = p
   const rule = p.rule(Math.ceil(d / 2))
   weight.fill(0, 0, d)
   for (let q = 0; q < rule.t.length; q++) {
     const x = rule.t[q]!
     // suffix[i]: the product of the factors after element i; the prefix is carried forward.
     suffix[d] = 1
-    for (let i = d; i >= 1; i--) suffix[i - 1] = suffix[i]! * (zero[at + i]! + (one[at + i]! - zero[at + i]!) * x)
+    for (let i = d; i >= 1; i--) {
+      factor[i] = zero[at + i]! + (one[at + i]! - zero[at + i]!) * x
+      suffix[i - 1] = suffix[i]! * factor[i]!
+    }
     let prefix = rule.w[q]!
     for (let i = 1; i <= d; i++) {
       weight[i - 1] = weight[i - 1]! + prefix * suffix[i]!
-      prefix *= zero[at + i]! + (one[at + i]! - zero[at + i]!) * x
+      prefix *= factor[i]!
     }
   }
   const width = t.width

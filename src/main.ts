@@ -24,7 +24,8 @@ export async function main (): Promise<void> {
     const first = defaultModelOf(source)
     // A compiled file is loaded in this thread instead, once the workers are starting.
     let workersStarting!: () => void
-    decoding = loadFirstModel(first.spec.paths, first.spec.settingsFile, first.spec.ensemble ?? null, source.modelCacheDir, new Promise<void>(resolve => { workersStarting = resolve }))
+    const firstModel = loadFirstModel(first.spec.paths, first.spec.settingsFile, first.spec.ensemble ?? null, source.modelCacheDir, new Promise<void>(resolve => { workersStarting = resolve }))
+    decoding = firstModel.model
     decoding.catch(() => {})
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)
@@ -55,6 +56,10 @@ export async function main (): Promise<void> {
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
     workersStarting()
+    // A compiled model loading in this thread goes first: the workers, loading their code
+    // meanwhile, wait for it, and not for the HTTP stack. (Its failure is reported below, as
+    // the pool's start fails with it.)
+    if (firstModel.inThisThread) await decoding.catch(() => {})
     // Tracing (OTEL_EXPORTER_OTLP_*): the SDK is loaded only when configured, while the workers start.
     const tracing = config.tracing === null ? undefined : await (await import('./tracing/start.js')).startTracing(config.tracing, logger)
     const [{ createApp }, { createServer }, { createService }, { createBodyValidator }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./service/create-service.js'), import('./http/validate.js')])

@@ -72,12 +72,13 @@ async function decodeNow (request: DecodeRequest): Promise<DecodedModel> {
  * Anything else, and a compiled model made with a functions module (user code, which this
  * thread never imports), goes to the decoding thread as before. A compiled load waits for
  * `after` (main.ts: the workers have been started, so they load their code meanwhile);
- * a decoding starts now.
+ * a decoding starts now. `inThisThread`: the model loads here (main.ts lets it finish
+ * before it loads the HTTP stack: the workers wait for the model, not for the HTTP stack).
  * @throws ServiceError as decodeModelInThread would, naming the file and the problem.
  */
-export function loadFirstModel (paths: ModelPaths, settingsFile: string | null, ensemble: EnsembleSpec | null, cacheDir: string | null, after: Promise<void>): Promise<DecodedModel> {
-  if (ensemble === null && isCompiledFile(paths.model)) return after.then(async () => await loadCompiledHere(paths, settingsFile, ensemble, cacheDir))
-  return decodeModelInThread(paths, settingsFile, null, ensemble, cacheDir)
+export function loadFirstModel (paths: ModelPaths, settingsFile: string | null, ensemble: EnsembleSpec | null, cacheDir: string | null, after: Promise<void>): { readonly model: Promise<DecodedModel>, readonly inThisThread: boolean } {
+  if (ensemble === null && isCompiledFile(paths.model)) return { model: after.then(async () => await loadCompiledHere(paths, settingsFile, ensemble, cacheDir)), inThisThread: true }
+  return { model: decodeModelInThread(paths, settingsFile, null, ensemble, cacheDir), inThisThread: false }
 }
 
 async function loadCompiledHere (paths: ModelPaths, settingsFile: string | null, ensemble: EnsembleSpec | null, cacheDir: string | null): Promise<DecodedModel> {

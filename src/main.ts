@@ -58,8 +58,8 @@ export async function main (): Promise<void> {
     workersStarting()
     // A compiled model loading in this thread goes first: the workers, loading their code
     // meanwhile, wait for it, and not for the HTTP stack. (Its failure is reported below, as
-    // the pool's start fails with it.)
-    if (firstModel.inThisThread) await decoding.catch(() => {})
+    // the pool's start fails with it; a model decoding in a thread is not waited for here.)
+    await firstModel.here
     // Tracing (OTEL_EXPORTER_OTLP_*): the SDK is loaded only when configured, while the workers start.
     const tracing = config.tracing === null ? undefined : await (await import('./tracing/start.js')).startTracing(config.tracing, logger)
     const [{ createApp }, { createServer }, { createService }, { createBodyValidator }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./service/create-service.js'), import('./http/validate.js')])

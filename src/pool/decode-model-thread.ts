@@ -72,16 +72,23 @@ async function decodeNow (request: DecodeRequest): Promise<DecodedModel> {
  * Anything else, and a compiled model made with a functions module (user code, which this
  * thread never imports), goes to the decoding thread as before. A compiled load waits for
  * `after` (main.ts: the workers have been started, so they load their code meanwhile);
- * a decoding starts now. `inThisThread`: the model loads here (main.ts lets it finish
- * before it loads the HTTP stack: the workers wait for the model, not for the HTTP stack).
+ * a decoding starts now. `here` resolves when this thread's part is over (the model loaded
+ * or refused here, or handed to the decoding thread): main.ts lets it finish before it loads
+ * the HTTP stack, as the workers wait for the model, not for the HTTP stack.
  * @throws ServiceError as decodeModelInThread would, naming the file and the problem.
  */
-export function loadFirstModel (paths: ModelPaths, settingsFile: string | null, ensemble: EnsembleSpec | null, cacheDir: string | null, after: Promise<void>): { readonly model: Promise<DecodedModel>, readonly inThisThread: boolean } {
-  if (ensemble === null && isCompiledFile(paths.model)) return { model: after.then(async () => await loadCompiledHere(paths, settingsFile, ensemble, cacheDir)), inThisThread: true }
-  return { model: decodeModelInThread(paths, settingsFile, null, ensemble, cacheDir), inThisThread: false }
+export function loadFirstModel (paths: ModelPaths, settingsFile: string | null, ensemble: EnsembleSpec | null, cacheDir: string | null, after: Promise<void>): { readonly model: Promise<DecodedModel>, readonly here: Promise<void> } {
+  if (ensemble === null && isCompiledFile(paths.model)) {
+    let handedOver!: () => void
+    const here = new Promise<void>(resolve => { handedOver = resolve })
+    const model = after.then(async () => await loadCompiledHere(paths, settingsFile, ensemble, cacheDir, handedOver))
+    model.then(handedOver, handedOver)
+    return { model, here }
+  }
+  return { model: decodeModelInThread(paths, settingsFile, null, ensemble, cacheDir), here: Promise.resolve() }
 }
 
-async function loadCompiledHere (paths: ModelPaths, settingsFile: string | null, ensemble: EnsembleSpec | null, cacheDir: string | null): Promise<DecodedModel> {
+async function loadCompiledHere (paths: ModelPaths, settingsFile: string | null, ensemble: EnsembleSpec | null, cacheDir: string | null, handedOver: () => void): Promise<DecodedModel> {
   const { loadCompiledModelWithoutCode } = await import('../compiled/load-compiled.js')
   let loaded
   try {
@@ -91,7 +98,10 @@ async function loadCompiledHere (paths: ModelPaths, settingsFile: string | null,
     if (err instanceof ServiceError) throw new ServiceError(err.code, err.detail, { file: err.file, offset: err.offset })
     throw new ServiceError('ERR_INTERNAL', String((err as Error).stack ?? err))
   }
-  if (loaded === null) return await decodeModelInThread(paths, settingsFile, null, ensemble, cacheDir)
+  if (loaded === null) {
+    handedOver()
+    return await decodeModelInThread(paths, settingsFile, null, ensemble, cacheDir)
+  }
   const { state, bytes, info, notes, app } = loaded
   return { ok: true, state, bytes, info, notes, app, compiling: false }
 }

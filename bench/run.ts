@@ -36,6 +36,7 @@ import { cliCpuPerText } from './lib/cli-floor.js'
 import { median } from './lib/paired-turns.js'
 import { baselineStartupRows, decodeFloorRows, serviceFloorRow, startupRows } from './sections/startup-memory.js'
 import { compiledRows } from './sections/compiled.js'
+import { explanationRows } from './sections/explanations.js'
 import { LENGTHS } from './sklearn/vectorize-score.bench.js'
 
 const args = process.argv.slice(2)
@@ -51,7 +52,7 @@ const SIDE_BY_SIDE = AGAINST.length > 0 || NODE_FLAGS.length > 0 || MLSERVER !==
 const SIDE_MODEL = args.find(a => a.startsWith('--model='))?.slice('--model='.length) ?? 'default'
 const QUICK = argv.has('--quick')
 const BASELINE = argv.has('--baseline')
-/** `--only=http,cli` runs those sections alone (http, in-process, startup, compiled, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing). */
+/** `--only=http,cli` runs those sections alone (http, in-process, startup, compiled, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, explain). */
 const ONLY = [...argv].find(a => a.startsWith('--only='))?.slice('--only='.length).split(',')
 const runs = (section: string): boolean => ONLY === undefined ? !SIDE_BY_SIDE : ONLY.includes(section)
 const DURATION = QUICK ? 2 : 8
@@ -201,12 +202,13 @@ async function main (): Promise<void> {
   // The model's own work per text in the same run: the floor the server's CPU per text is read against.
   if (SIDE_BY_SIDE) progress('the CLI on one worker, for the model\'s own CPU per text')
   const cliUsPerText = SIDE_BY_SIDE ? cliCpuPerText(sideModel, texts, QUICK ? 11_000 : 51_000) : undefined
+  const explanations = runs('explain') ? await explanationRows(progress) : []
   const hostile = runs('hostile') ? { load: await hostileRows(models[0]!, builds, QUICK ? 3 : 10, progress), scan: scanRows() } : { load: [], scan: [] }
 
   const stamp = started.toISOString().replace(/[:.]/g, '-')
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
-  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, compiled, baseline_memory: baselineMemory, side_by_side: { model: SIDE_MODEL, contenders, rows: against, cli_us_per_text: cliUsPerText }, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost }
+  const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, compiled, baseline_memory: baselineMemory, side_by_side: { model: SIDE_MODEL, contenders, rows: against, cli_us_per_text: cliUsPerText }, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost, explanations }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
@@ -227,6 +229,11 @@ async function main (): Promise<void> {
     console.log(markdown(['model', 'compile s', 'compiled MB', 'from pickles s', 'compiled s', 'cache hit s', 'cache fill s', 'Python service s', 'compiled / Python', 'RSS after load, pickles MB', 'compiled MB'],
       compiled.map(r => [r.model, fmt(r.compileSeconds, 2), fmt(r.compiledMb, 1), fmt(r.picklesStartupSeconds, 2), fmt(r.compiledStartupSeconds, 2), fmt(r.cachedStartupSeconds, 2), fmt(r.cacheFillStartupSeconds, 2), fmt(r.baselineStartupSeconds ?? undefined, 2), r.baselineStartupSeconds === null ? '' : ratio2(r.compiledStartupSeconds, r.baselineStartupSeconds), fmt(r.picklesRssAfterLoadMb), fmt(r.compiledRssAfterLoadMb)])))
     if (serviceFloor !== undefined) console.log(`\nThe floor under any start, in the same run: ready on a ${fmt(serviceFloor.modelKb)} KB model (next to nothing to decode) in ${fmt(serviceFloor.seconds, 2)} s${compiled[0]?.baselineStartupSeconds == null ? '' : `, ${compiled.map(r => `${ratio2(serviceFloor.seconds, r.baselineStartupSeconds!)} of the Python service's start on the ${r.model} model`).join(', ')}`}.`)
+  }
+  if (explanations.length > 0) {
+    console.log('\n## Tree explanations: one text, beside shap\'s own time (medians of 50 texts; values checked against shap\'s first)\n')
+    console.log(markdown(['model', 'in process ms', 'through /explain ms (2 workers)', 'shap ms', 'shap / ours in process', 'max diff from shap', 'shap run'],
+      explanations.map(r => [r.model, fmt(r.inProcessMedianMs, 1), fmt(r.serviceMedianMs, 1), fmt(r.shapMedianMs, 1), ratio2(r.shapMedianMs, r.inProcessMedianMs), r.maxDiff.toExponential(1), r.shap])))
   }
   if (startup.length > 0) {
     console.log('\n## Start-up, memory and scaling\n')

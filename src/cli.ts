@@ -68,9 +68,12 @@ ${MODEL_OPTIONS}
   explain: `Usage: tfidf-serve explain [options] [FILE]
 
 Reads texts as predict does and writes one JSON line per text: the label, and the features
-that moved it most, each with its term, TF-IDF value, weight and contribution to every score,
-and the intercept; contributions plus intercept are scikit-learn's decision_function (naive
-Bayes: joint log-likelihood). Linear models and naive Bayes only (exit 1 for others).
+that moved it most, each with its term, TF-IDF value and contribution to every score, and the
+intercept; contributions plus intercept are the score. Linear models and naive Bayes: weight
+times value, adding up to scikit-learn's decision_function (joint log-likelihood). Trees,
+forests, gradient boosting, soft votes of them, HistGradientBoosting, XGBoost, LightGBM:
+shap's TreeExplainer values (predict_proba or margin space), absent words included. Exit 1,
+saying why, for any other model.
 
 Options:
   --format lines|jsonl  as for predict

@@ -36,10 +36,10 @@ describe('tfidf-serve explain', function () {
   })
 
   it('refuses a model with no explanation with one line and exit 1, and a bad --top-k with exit 2', async () => {
-    const forest = path.join(FIXTURES, 'estimators', '1.9.1', 'forest')
-    const refused = await cli(['explain', '--model', path.join(forest, 'final_best_model.pkl'), '--vectorizer', path.join(forest, '..', '_vectorizers', 'poem.pkl')], 'x\n')
+    const mlp = path.join(FIXTURES, 'estimators', '1.9.1', 'mlp-relu')
+    const refused = await cli(['explain', '--model', path.join(mlp, 'final_best_model.pkl'), '--vectorizer', path.join(mlp, '..', '_vectorizers', 'poem.pkl')], 'x\n')
     expect([refused.code, refused.stdout]).to.deep.equal([1, ''])
-    expect(refused.stderr).to.equal('tfidf-serve: explanations are defined for linear models and naive Bayes, not RandomForestClassifier\n')
+    expect(refused.stderr).to.equal("tfidf-serve: MLPClassifier: a neural network's hidden layers mix the words; explanations are defined for linear models, naive Bayes and tree models (TreeSHAP)\n")
     expect((await cli(['explain', '--top-k', '0'], 'x\n')).code).to.equal(2)
     expect((await cli(['explain', '--help'])).stdout).to.match(/^Usage: tfidf-serve explain/)
   })

@@ -37,7 +37,8 @@ function checkTree (value: unknown, where: string, nFeatures: number, nClasses: 
     threshold: f.array('threshold', Float64Array, nodeCount),
     missingGoLeft: f.array('missingGoLeft', Uint8Array),
     values: f.array('values', Float64Array, nodeCount * width),
-    width
+    width,
+    cover: f.array('cover', Float64Array)
   }
   if (tree.missingGoLeft.length !== 0 && tree.missingGoLeft.length !== nodeCount) throw shapeProblem(`${where}.missingGoLeft`, `has ${tree.missingGoLeft.length} values for ${nodeCount} nodes`)
   checkStructure(tree, where, nFeatures, -1)
@@ -100,7 +101,7 @@ function checkTrainingRows (f: Fields): { nSamples: number, nFeatures: number } 
 }
 
 /**
- * An xgboost booster's trees side by side: each tree's nodes within its range, each split's
+ * An xgboost booster's trees side by side (with each node's cover): each tree's nodes within its range, each split's
  * children two adjacent nodes after it in the same tree reached once from the root (so a walk
  * ends at a leaf), its missing-value child one of them, its feature inside the row.
  */
@@ -115,6 +116,8 @@ function checkBooster (f: Fields, nGroups: number): void {
   const defaultChild = f.array('defaultChild', Int32Array, nodes)
   const feature = f.array('feature', Int32Array, nodes)
   f.array('value', Float32Array, nodes)
+  // Each node's cover (sum_hessian), which TreeSHAP divides by: any float32, as xgboost's divisions take any.
+  f.array('cover', Float32Array, nodes)
   f.array('baseMargins', Float32Array, nGroups)
   f.number('missing')
   if (start[0] !== 0 || start[trees]! > nodes) throw shapeProblem(`${f.where}.treeStart`, `does not run from 0 to at most ${nodes}`)
@@ -165,6 +168,10 @@ function checkLightGbmModel (f: Fields, nClasses: number): void {
   const left = f.array('left', Int32Array, nodes)
   const right = f.array('right', Int32Array, nodes)
   const leafValue = f.array('leafValue', Float64Array)
+  const internalCount = f.array('internalCount', Float64Array)
+  const leafCount = f.array('leafCount', Float64Array)
+  if (!(internalCount.length === 0 && leafCount.length === 0) && !(internalCount.length === nodes && leafCount.length === leafValue.length)) throw shapeProblem(f.where, 'has node and leaf counts that do not cover its nodes and leaves')
+  for (const c of [internalCount, leafCount]) if (c.some(v => !(v >= 0 && v <= 2 ** 53))) throw shapeProblem(f.where, 'has a node or leaf count that is not a count')
   if (nodeStart[0] !== 0 || nodeStart[trees] !== nodes || leafStart[0] !== 0 || leafStart[trees] !== leafValue.length) throw shapeProblem(f.where, 'has tree ranges that do not cover its nodes and leaves')
   decisionType.forEach((d, i) => { if ((d & 1) !== 0 || d > 15) throw shapeProblem(`${f.where}.decisionType`, `[${i}] is ${d}`) })
   for (let t = 0; t < trees; t++) {
@@ -425,6 +432,30 @@ const CHECKERS: ReadonlyMap<string, { readonly role: Role, readonly check: Check
         const own = f.object(name).strings('classes', 1).length
         if (own !== nClasses) throw shapeProblem(`${f.where}.init`, `has ${own} classes for ${nClasses}`)
       })
+    }
+  }],
+  ['hist-gradient-boosting', {
+    role: 'classifier',
+    check: f => {
+      const nClasses = classes(f).length
+      const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+      const k = f.int('k', 1)
+      if (k !== (nClasses === 2 ? 1 : nClasses)) throw shapeProblem(`${f.where}.k`, `is ${k} for ${nClasses} classes`)
+      f.array('baseline', Float64Array, k)
+      const trees = f.list('trees', k)
+      if (trees.length % k !== 0) throw shapeProblem(`${f.where}.trees`, `are ${trees.length}, not iterations of ${k}`)
+      // Regression trees whose every node has its value and its count (TreeSHAP's cover).
+      trees.forEach((t, i) => {
+        checkTree(t, `${f.where}.trees[${i}]`, nFeatures, 1)
+        const tree = new Fields(t, `${f.where}.trees[${i}]`)
+        const nodeCount = tree.int('nodeCount', 1)
+        if (tree.int('width', 1, 1) !== 1) throw shapeProblem(tree.where, 'is not a regression tree')
+        tree.array('cover', Float64Array, nodeCount)
+        tree.array('missingGoLeft', Uint8Array, nodeCount)
+      })
+      const loss = f.oneOf('loss', ['binomial', 'multinomial', 'binary_crossentropy', 'categorical_crossentropy'])
+      if ((loss === 'binomial' || loss === 'binary_crossentropy') !== (k === 1)) throw shapeProblem(`${f.where}.loss`, `is ${loss} for ${k} trees per iteration`)
+      f.bool('since14')
     }
   }],
   ['svc', {

@@ -92,6 +92,18 @@ function serviceDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextLength' 
       }
     }
   })
+  const treeExplanationExample = {
+    text: 'win a free prize now',
+    prediction: 'spam',
+    score: 'predict_proba',
+    method: 'tree_shap',
+    space: 'probability',
+    score_classes: ['ham', 'spam'],
+    intercept: [0.8651, 0.1349],
+    scores: [0.1722, 0.8278],
+    features: [{ feature: 1452, term: 'free', value: 0.5212, contribution: [-0.2411, 0.2411] }, { feature: 230, term: 'call', value: 0, contribution: [-0.0312, 0.0312], absent: true }],
+    other_features: { count: 41, contribution: [-0.4206, 0.4206] }
+  }
   const explanationExample = {
     text: 'a wonderful, moving film',
     prediction: 'positive',
@@ -148,20 +160,20 @@ function serviceDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextLength' 
         post: {
           operationId: 'explain',
           tags: ['explain'],
-          summary: 'The features that moved each text\'s prediction, with their TF-IDF values, weights and contributions',
-          description: `Defined for linear models and naive Bayes: the contributions plus the intercept are scikit-learn's decision_function (or joint log-likelihood). \`top_k\` (1 to 100, default ${DEFAULT_TOP_K}) features per text, ranked by how much they favour the predicted class. Any other model gets 422 with a detail naming its estimator.`,
+          summary: 'The features that moved each text\'s prediction, with their TF-IDF values and contributions',
+          description: `Linear models and naive Bayes: the contributions plus the intercept are scikit-learn's decision_function (or joint log-likelihood). Tree models (decision trees, random forests, extra trees, gradient boosting, soft voting over them, XGBoost, LightGBM): the contributions are shap's TreeExplainer values (path-dependent), the intercept its expected value, in probability space (scikit-learn's trees and forests) or margin space (boosting); a word absent from the text can be listed, marked absent. \`top_k\` (1 to 100, default ${DEFAULT_TOP_K}) features per text, ranked by how much they favour the predicted class. Any other model gets 422 with a detail naming its estimator and why.`,
           requestBody: {
             required: true,
             content: { 'application/json': { schema: { oneOf: [schemas.explainSingle, schemas.explainBatch] }, examples: { single: { value: { ...singleExample, top_k: 5 } }, batch: { value: { texts: batchExample.texts, top_k: 5 } } } } }
           },
           responses: {
             ...postResponses(response('One explanation (single form) or a list (batch form)', {
-              'application/json': { schema: { oneOf: [ref('Explanation'), ref('BatchExplanation')] }, examples: { single: { value: explanationExample } } }
+              'application/json': { schema: { oneOf: [ref('Explanation'), ref('BatchExplanation')] }, examples: { single: { value: explanationExample }, tree: { value: treeExplanationExample } } }
             })),
             422: response('The body breaks a rule (a detail list), or the model has no explanation (a detail string)', {
               'application/json': {
                 schema: { oneOf: [ref('ValidationError'), ref('Error')] },
-                examples: { model: { value: { detail: 'explanations are defined for linear models and naive Bayes, not RandomForestClassifier' } } }
+                examples: { model: { value: { detail: 'MLPClassifier: a neural network\'s hidden layers mix the words; explanations are defined for linear models, naive Bayes and tree models (TreeSHAP)' } } }
               }
             })
           }

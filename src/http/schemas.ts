@@ -75,22 +75,25 @@ export const RESPONSE_SCHEMAS: Readonly<Record<string, Schema>> = {
     properties: {
       text: { type: 'string' },
       prediction: { type: 'string' },
-      score: { type: 'string', enum: ['decision_function', 'joint_log_likelihood'], description: 'What the scores are: decision_function for linear models, the joint log-likelihood for naive Bayes.' },
+      score: { type: 'string', enum: ['decision_function', 'joint_log_likelihood', 'predict_proba', 'margin'], description: 'What the scores are: decision_function for linear models, the joint log-likelihood for naive Bayes; for tree models, predict_proba (scikit-learn\'s trees and forests) or the margin (gradient boosting\'s decision_function, XGBoost\'s output_margin, LightGBM\'s raw_score).' },
+      method: { type: 'string', enum: ['tree_shap'], description: 'Set for tree models: the contributions are Shapley values as shap\'s TreeExplainer computes them (path-dependent, no background data).' },
+      space: { type: 'string', enum: ['probability', 'margin'], description: 'Set for tree models: the output space explained.' },
       score_classes: { type: 'array', items: { type: 'string' }, description: 'The class each score belongs to (one score, the second class\'s, for a two-class linear model).' },
-      intercept: numbers,
-      scores: { ...numbers, description: 'intercept plus every feature\'s contribution: scikit-learn\'s decision_function (or joint log-likelihood).' },
+      intercept: { ...numbers, description: 'The intercept per score; for a tree model, shap\'s expected value.' },
+      scores: { ...numbers, description: 'intercept plus every feature\'s contribution: scikit-learn\'s decision_function (or joint log-likelihood); for a tree model its own output, which the parts add up to within rounding.' },
       features: {
         type: 'array',
         description: 'The features that moved the prediction most, most first.',
         items: {
           type: 'object',
-          required: ['feature', 'term', 'value', 'weight', 'contribution'],
+          required: ['feature', 'term', 'value', 'contribution'],
           properties: {
-            feature: { type: 'integer', description: 'Column of the vectorizer\'s output.' },
+            feature: { type: ['integer', 'null'], description: 'Column of the vectorizer\'s output (after a selection step, the column the selected one came from); null in an ensemble\'s mean over members whose vectorizers give the word different columns.' },
             term: { type: ['string', 'null'], description: 'The term or n-gram (null for a hashed feature).' },
-            value: { ...number, description: 'Its TF-IDF value as the classifier sees it.' },
-            weight: { ...numbers, description: 'Its weight in each score.' },
-            contribution: { ...numbers, description: 'value times weight, per score.' }
+            value: { ...number, description: 'Its TF-IDF value as the classifier sees it (0 when absent).' },
+            weight: { ...numbers, description: 'Linear models and naive Bayes: its weight in each score.' },
+            contribution: { ...numbers, description: 'Its share of each score: value times weight, or its Shapley value.' },
+            absent: { type: 'boolean', const: true, description: 'Set when the word is not in the text: a tree model\'s answer depends on absent words too.' }
           }
         }
       },

@@ -8,11 +8,10 @@
 import { ServiceError } from '../errors.js'
 import type { CombineRule, TieRule } from '../settings/model-settings.js'
 import type { TermCoverage } from '../sklearn/estimator.js'
-import type { Explanation } from '../sklearn/explain.js'
+import { meanExplanation, topOf, type Explanation } from '../sklearn/explain.js'
 import type { ModelInfo, PhaseTimes, Prediction, Predictor, TextClassifier } from '../sklearn/predictor.js'
 import { ensembleClasses, join, mean, vote, type EnsembleClasses, type MemberAnswer } from './ensemble-rules.js'
 import { createServedPredictor, decodeServedModel, type AppSource, type ServedModelState } from './served-model.js'
-
 import type { EnsembleSpec } from './ensemble-spec.js'
 
 // Declared beside the layout that reads it (no decoder there); here for the callers that always found it here.
@@ -62,6 +61,8 @@ export interface EnsembleExplanation {
   readonly confidence: number
   readonly combine: CombineRule
   readonly members: readonly MemberDetail[]
+  /** A mean whose members are all explained in probability space: its own, the members' weighted mean. */
+  readonly explanation?: Explanation
 }
 
 function memberFailure (name: string, err: unknown): ServiceError {
@@ -206,19 +207,24 @@ export class EnsemblePredictor implements Predictor {
   /** The ensemble's answer and each member's: label, confidence, weight, and its own explanation where it has one. */
   explain (text: string, topK: number): EnsembleExplanation {
     const answers = this.#answers(text)
-    const { classIndex, confidence } = this.#combined(answers)
+    const { classIndex, confidence, proba } = this.#combined(answers)
+    // A mean's own explanation needs every feature of every member's; each member shows its top_k.
+    const all = this.#members.map(m => m.explainRefusal === undefined ? m.explain(text, this.#combine === 'mean' ? Number.MAX_SAFE_INTEGER : topK) : null)
     const members = this.#members.map((m, i): MemberDetail => {
-      const refusal = m.explainRefusal ?? null
+      const e = all[i]!
       return {
         name: this.#names[i]!,
         weight: this.#weights[i]!,
         label: answers[i]!.label,
         confidence: answers[i]!.confidence,
         classes: m.classes,
-        explanation: refusal === null ? m.explain(text, topK) : null,
-        refusal
+        explanation: e === null ? null : topOf(e, topK),
+        refusal: m.explainRefusal ?? null
       }
     })
-    return { classIndex, confidence, combine: this.#combine, members }
+    const mean = this.#combine === 'mean' && all.every(e => e !== null)
+      ? meanExplanation(all.map((e, i) => ({ e: e!, weight: this.#weights[i]! })), classIndex, proba!, topK)
+      : undefined
+    return { classIndex, confidence, combine: this.#combine, members, ...(mean === undefined ? {} : { explanation: mean }) }
   }
 }

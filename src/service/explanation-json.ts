@@ -13,10 +13,18 @@ function explained (e: Explanation, labels: readonly string[]): Record<string, u
   return {
     prediction: labels[e.classIndex],
     score: e.score,
+    ...(e.method === 'tree_shap' ? { method: e.method, space: e.space } : {}),
     score_classes: e.outputClasses.map(k => labels[k]),
     intercept: Array.from(e.intercept),
     scores: Array.from(e.scores),
-    features: e.features.map(f => ({ feature: f.feature, term: f.term, value: f.value, weight: Array.from(f.weight), contribution: Array.from(f.contribution) })),
+    features: e.features.map(f => ({
+      feature: f.feature,
+      term: f.term,
+      value: f.value,
+      ...(f.weight === undefined ? {} : { weight: Array.from(f.weight) }),
+      contribution: Array.from(f.contribution),
+      ...(f.absent === true ? { absent: true } : {})
+    })),
     other_features: { count: e.otherCount, contribution: Array.from(e.otherContribution) }
   }
 }
@@ -28,6 +36,7 @@ function ensembleJson (text: string, e: EnsembleExplanation, labels: readonly st
     prediction: labels[e.classIndex],
     confidence: e.confidence,
     combine: e.combine,
+    ...(e.explanation === undefined ? {} : { explanation: explained(e.explanation, labels) }),
     members: e.members.map(m => ({
       name: m.name,
       ...(e.combine === 'join' ? {} : { weight: m.weight }),

@@ -44,6 +44,8 @@ export interface Vectorizer {
    * feature). Absent when a step mixes terms into other features: `mixedBy` names it.
    */
   readonly featureName?: (j: number) => string | undefined
+  /** The vectorizer's column that column `j` of the row comes from, when steps after the vectorizer select or scale (absent: the same column). */
+  readonly sourceFeature?: (j: number) => number
   readonly mixedBy?: string
   /** The declared cleaning (settings) run on each text before the model, when there is any. */
   readonly clean?: (text: string) => string
@@ -114,6 +116,10 @@ export interface Classifier {
   readonly linearForm?: LinearForm
   /** Set where shap's path-dependent TreeExplainer explains the model: the row's Shapley values (tree-shap.ts). */
   readonly shapValues?: (row: SparseRow) => TreeAttribution
+  /** The space `shapValues` explains, known before any row (a soft vote averages only probabilities). */
+  readonly shapSpace?: TreeAttribution['space']
+  /** Why neither form explains this classifier, where a reason more telling than its kind applies. */
+  readonly explainRefusal?: string
   /**
    * The `decision_function` a later version of the library that wrote the file has, where the
    * file's own version has none (an LGBMClassifier written before lightgbm 4.7.0). Not served,

@@ -52,6 +52,7 @@ export function chainSteps (vectorizer: Vectorizer, steps: readonly Step[]): Vec
   if (steps.length === 0) return vectorizer
   const mixing = steps.find(s => s.sourceFeature === undefined)
   const names = vectorizer.featureName
+  const source = (j: number): number => steps.reduceRight((k, step) => step.sourceFeature!(k), j)
   return {
     kind: [vectorizer.kind, ...steps.map(s => s.kind)].join(' + '),
     nFeatures: width,
@@ -59,7 +60,7 @@ export function chainSteps (vectorizer: Vectorizer, steps: readonly Step[]): Vec
     transform: (text, coverage) => steps.reduce((row, step) => step.transform(row), vectorizer.transform(text, coverage)),
     // A feature after steps that keep features apart is the vectorizer's feature it came from.
     ...(mixing === undefined && names !== undefined
-      ? { featureName: (j: number) => names(steps.reduceRight((k, step) => step.sourceFeature!(k), j)) }
+      ? { featureName: (j: number) => names(source(j)), sourceFeature: source }
       : { mixedBy: mixing?.kind ?? vectorizer.mixedBy })
   }
 }

@@ -5,7 +5,7 @@
  */
 import { ServiceError } from '../errors.js'
 import type { Classifier, ConfidenceMethod, TermCoverage, Vectorizer } from './estimator.js'
-import { explainRefusal, explainRow, type Explanation } from './explain.js'
+import { explainRefusal, explainRow, explainTrees, type Explanation } from './explain.js'
 import { expit, softmaxInPlace } from './math.js'
 import type { SearchInfo } from './search.js'
 import type { SparseRow } from './sparse-row.js'
@@ -154,6 +154,9 @@ export class TextClassifier implements Predictor {
     if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
     const row = this.#text.transform(text)
     const { classIndex } = this.#classifier.score(row)
-    return explainRow(row, this.#classifier.linearForm!, this.#text.featureName!, classIndex, topK)
+    const form = this.#classifier.linearForm
+    const names = { featureName: this.#text.featureName!, sourceFeature: this.#text.sourceFeature }
+    if (form !== undefined) return explainRow(row, form, names, classIndex, topK)
+    return explainTrees(row, this.#classifier.shapValues!(row), names, classIndex, topK)
   }
 }

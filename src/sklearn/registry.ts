@@ -13,6 +13,7 @@ import { calibratedClassifier } from './classifiers/calibration.js'
 import { dummyClassifier } from './classifiers/dummy.js'
 import { forest } from './classifiers/forest.js'
 import { gradientBoosting } from './classifiers/gradient-boosting.js'
+import { histGradientBoosting } from './classifiers/hist-gradient-boosting.js'
 import { kNeighborsClassifier } from './classifiers/k-neighbors.js'
 import { lightgbmClassifier } from './classifiers/lightgbm.js'
 import { linearClassifier } from './classifiers/linear.js'
@@ -55,6 +56,7 @@ const MODULES: readonly EstimatorModule[] = [
   forest,
   dummyClassifier,
   gradientBoosting,
+  histGradientBoosting,
   adaBoost,
   bagging,
   mlpClassifier,

@@ -1,9 +1,10 @@
 /**
  * Path-dependent TreeSHAP: what `shap.TreeExplainer(model)` computes with no background data
  * (feature_perturbation="tree_path_dependent"), following shap's C++ (`tree_shap.h`:
- * extend_path, unwind_path, unwound_path_sum, tree_shap_recursive) in float64, with each
- * node's cover as the model stored it. LightGBM's own TreeSHAP (`Tree::TreeSHAP`) is the same
- * recursion over its node counts. XGBoost's runs in float32 and has its own module.
+ * tree_shap_recursive's walk and unique paths) in float64, with each node's cover as the model
+ * stored it, and each leaf's weights summed in a form that stays exact on deep trees (addLeaf).
+ * LightGBM's own TreeSHAP (`Tree::TreeSHAP`) is the same recursion over its node counts.
+ * XGBoost's runs in float32 and has its own module.
  *
  * Shapley values are linear in the model's output, so an ensemble's are its trees' summed
  * (each tree's values scaled as the ensemble scales them), and the expected value is the sum
@@ -58,6 +59,17 @@ export class ShapFeatures {
   }
 }
 
+/**
+ * The deepest trees explained: a leaf costs its depth squared and the walk recurses once per
+ * level. Text forests left at scikit-learn's default depth reach 200 to 300.
+ */
+export const MAX_EXPLAINED_DEPTH = 1000
+
+/** Why trees this deep are not explained, or undefined when they are. */
+export function depthRefusal (deepest: number): string | undefined {
+  return deepest > MAX_EXPLAINED_DEPTH ? `its trees are ${deepest} deep, and explanations are bounded at ${MAX_EXPLAINED_DEPTH} levels (a leaf costs its depth squared)` : undefined
+}
+
 /** The deepest leaf's depth. */
 export function treeDepth (left: Int32Array, right: Int32Array): number {
   const depth = new Int32Array(left.length)
@@ -71,12 +83,65 @@ export function treeDepth (left: Int32Array, right: Int32Array): number {
   return deepest
 }
 
-/** The unique-path scratch one tree walk needs, grown to the deepest tree seen. */
+/**
+ * shap's compute_expectations: each internal node's values become its children's, weighted
+ * by their covers, so that the root holds the tree's expected value whatever the model kept
+ * there (gradient boosting's leaves are line-searched after the split values were set).
+ */
+export function fillExpectations (left: Int32Array, right: Int32Array, cover: Float64Array, values: Float64Array, width: number): void {
+  // Children come after their parents: from the last node back, children are done first.
+  for (let node = left.length - 1; node >= 0; node--) {
+    const l = left[node]!
+    const r = right[node]!
+    if (l < 0) continue
+    const lw = cover[l]!
+    const rw = cover[r]!
+    for (let j = 0; j < width; j++) {
+      values[node * width + j] = lw === 0 && rw === 0 ? 0 : (lw * values[l * width + j]! + rw * values[r * width + j]!) / (lw + rw)
+    }
+  }
+}
+
+/** Gauss-Legendre nodes and weights on [0, 1]: exact for polynomials of degree up to 2n - 1. */
+export function gaussLegendre (n: number): { readonly t: Float64Array, readonly w: Float64Array } {
+  const t = new Float64Array(n)
+  const w = new Float64Array(n)
+  for (let i = 0; i < Math.ceil(n / 2); i++) {
+    // Newton's method on the Legendre polynomial P_n from the usual first guess.
+    let z = Math.cos(Math.PI * (i + 0.75) / (n + 0.5))
+    let derivative = 1
+    for (let iteration = 0; iteration < 100; iteration++) {
+      let p1 = 1
+      let p2 = 0
+      for (let j = 1; j <= n; j++) {
+        const p3 = p2
+        p2 = p1
+        p1 = ((2 * j - 1) * z * p2 - (j - 1) * p3) / j
+      }
+      derivative = n * (z * p1 - p2) / (z * z - 1)
+      const step = p1 / derivative
+      z -= step
+      if (Math.abs(step) <= 1e-16) break
+    }
+    const weight = 1 / ((1 - z * z) * derivative * derivative)
+    t[i] = (1 - z) / 2
+    t[n - 1 - i] = (1 + z) / 2
+    w[i] = w[n - 1 - i] = weight
+  }
+  return { t, w }
+}
+
+/**
+ * The scratch one tree walk needs: the unique paths (one per depth, each after its
+ * parent's), a leaf's running products and weights, and the quadratures by size.
+ */
 export class PathScratch {
   feature = new Int32Array(0)
   zero = new Float64Array(0)
-  one = new Float64Array(0)
+  one = new Uint8Array(0)
+  suffix = new Float64Array(0)
   weight = new Float64Array(0)
+  readonly #rules: Array<ReturnType<typeof gaussLegendre>> = []
 
   fit (maxDepth: number): this {
     const maxd = maxDepth + 2
@@ -84,62 +149,19 @@ export class PathScratch {
     if (this.feature.length < size) {
       this.feature = new Int32Array(size)
       this.zero = new Float64Array(size)
-      this.one = new Float64Array(size)
-      this.weight = new Float64Array(size)
+      this.one = new Uint8Array(size)
+      this.suffix = new Float64Array(maxd + 1)
+      this.weight = new Float64Array(maxd + 1)
     }
     return this
   }
-}
 
-/** extend_path: the path at `at` (length depth + 1 after) gains one feature with these fractions. */
-function extendPath (p: PathScratch, at: number, depth: number, zero: number, one: number, feature: number): void {
-  p.feature[at + depth] = feature
-  p.zero[at + depth] = zero
-  p.one[at + depth] = one
-  p.weight[at + depth] = depth === 0 ? 1 : 0
-  for (let i = depth - 1; i >= 0; i--) {
-    p.weight[at + i + 1] = p.weight[at + i + 1]! + one * p.weight[at + i]! * (i + 1) / (depth + 1)
-    p.weight[at + i] = zero * p.weight[at + i]! * (depth - i) / (depth + 1)
+  /** The n-point rule, made once. */
+  rule (n: number): ReturnType<typeof gaussLegendre> {
+    let r = this.#rules[n]
+    if (r === undefined) this.#rules[n] = r = gaussLegendre(n)
+    return r
   }
-}
-
-/** unwind_path: undoes the extension by the element at `index`. */
-function unwindPath (p: PathScratch, at: number, depth: number, index: number): void {
-  const one = p.one[at + index]!
-  const zero = p.zero[at + index]!
-  let nextOnePortion = p.weight[at + depth]!
-  for (let i = depth - 1; i >= 0; i--) {
-    if (one !== 0) {
-      const tmp = p.weight[at + i]!
-      p.weight[at + i] = nextOnePortion * (depth + 1) / ((i + 1) * one)
-      nextOnePortion = tmp - p.weight[at + i]! * zero * (depth - i) / (depth + 1)
-    } else {
-      p.weight[at + i] = (p.weight[at + i]! * (depth + 1)) / (zero * (depth - i))
-    }
-  }
-  for (let i = index; i < depth; i++) {
-    p.feature[at + i] = p.feature[at + i + 1]!
-    p.zero[at + i] = p.zero[at + i + 1]!
-    p.one[at + i] = p.one[at + i + 1]!
-  }
-}
-
-/** unwound_path_sum: the total permutation weight of the path with the element at `index` undone. */
-function unwoundPathSum (p: PathScratch, at: number, depth: number, index: number): number {
-  const one = p.one[at + index]!
-  const zero = p.zero[at + index]!
-  let nextOnePortion = p.weight[at + depth]!
-  let total = 0
-  if (one !== 0) {
-    for (let i = depth - 1; i >= 0; i--) {
-      const tmp = nextOnePortion / ((i + 1) * one)
-      total += tmp
-      nextOnePortion = p.weight[at + i]! - tmp * zero * (depth - i)
-    }
-  } else {
-    for (let i = depth - 1; i >= 0; i--) total += p.weight[at + i]! / (zero * (depth - i))
-  }
-  return total * (depth + 1)
 }
 
 /**
@@ -153,25 +175,28 @@ export function addTreeShap (tree: ShapTree, hotChild: (node: number) => number,
   recurse(tree, hotChild, phi, outputs, firstOutput, path, 0, 0, 0, 1, 1, -1)
 }
 
+/**
+ * tree_shap_recursive's walk: each node's unique path (one element per feature split on above
+ * it: the share of the training cover that goes this way, and whether the row does) follows
+ * its parent's in the scratch, copied, then extended; a feature split on again is taken out
+ * and comes back with both splits' fractions multiplied. Index 0 holds shap's root element,
+ * which changes no weight.
+ */
 function recurse (t: ShapTree, hotChild: (node: number) => number, phi: Float64Array, outputs: number, firstOutput: number, p: PathScratch,
   node: number, depth: number, parentAt: number, parentZero: number, parentOne: number, parentFeature: number): void {
-  // This node's path follows its parent's in the scratch, copied, then extended.
   const at = parentAt + depth + 1
-  p.feature.copyWithin(at, parentAt, at)
-  p.zero.copyWithin(at, parentAt, at)
-  p.one.copyWithin(at, parentAt, at)
-  p.weight.copyWithin(at, parentAt, at)
-  extendPath(p, at, depth, parentZero, parentOne, parentFeature)
+  // A loop: paths are short, and copyWithin calls a node cost more than the copy.
+  for (let i = 0; i < depth; i++) {
+    p.feature[at + i] = p.feature[parentAt + i]!
+    p.zero[at + i] = p.zero[parentAt + i]!
+    p.one[at + i] = p.one[parentAt + i]!
+  }
+  p.feature[at + depth] = parentFeature
+  p.zero[at + depth] = parentZero
+  p.one[at + depth] = parentOne
 
   if (t.left[node]! < 0) {
-    const width = t.width
-    const valuesAt = node * width
-    for (let i = 1; i <= depth; i++) {
-      const w = unwoundPathSum(p, at, depth, i)
-      const scale = w * (p.one[at + i]! - p.zero[at + i]!)
-      const phiAt = p.feature[at + i]! * outputs + firstOutput
-      for (let j = 0; j < width; j++) phi[phiAt + j] = phi[phiAt + j]! + scale * t.values[valuesAt + j]!
-    }
+    addLeaf(t, node, phi, outputs, firstOutput, p, at, depth)
     return
   }
   const hot = hotChild(node)
@@ -182,17 +207,58 @@ function recurse (t: ShapTree, hotChild: (node: number) => number, phi: Float64A
   let incomingZero = 1
   let incomingOne = 1
   const split = t.slot[node]!
-  // A feature split on higher up is undone here and redone with this node's fractions.
-  let index = 0
+  // A feature split on higher up is taken out here and put back with this node's fractions.
+  let index = 1
   while (index <= depth && p.feature[at + index] !== split) index++
-  if (index !== depth + 1) {
+  if (index <= depth) {
     incomingZero = p.zero[at + index]!
     incomingOne = p.one[at + index]!
-    unwindPath(p, at, depth, index)
+    for (let i = index; i < depth; i++) {
+      p.feature[at + i] = p.feature[at + i + 1]!
+      p.zero[at + i] = p.zero[at + i + 1]!
+      p.one[at + i] = p.one[at + i + 1]!
+    }
     depth -= 1
   }
   recurse(t, hotChild, phi, outputs, firstOutput, p, hot, depth + 1, at, hotZero * incomingZero, incomingOne, split)
   recurse(t, hotChild, phi, outputs, firstOutput, p, cold, depth + 1, at, coldZero * incomingZero, 0, split)
+}
+
+/**
+ * A leaf's share to each of the d features on its unique path (elements 1..d at `at`):
+ *   phi_i += value * (one_i - zero_i) * W_i,  W_i = sum over coalitions S of the others of
+ *   |S|! (d-1-|S|)! / d! * prod_{j in S} one_j * prod_{j not in S} zero_j,
+ * which is what shap's unwound_path_sum computes. shap builds it from weights scaled by
+ * 1 / C(d, k) whose differences lose every digit past a depth of about 40 (its additivity
+ * check then fails). Here W_i is the integral over x in [0, 1] of
+ *   prod_{j != i} (zero_j + (one_j - zero_j) x),
+ * a polynomial of degree d - 1 that a ceil(d / 2)-point Gauss-Legendre rule integrates
+ * exactly, as a sum of positive terms: the same values to rounding where shap's are sound,
+ * and sound at any depth.
+ */
+function addLeaf (t: ShapTree, node: number, phi: Float64Array, outputs: number, firstOutput: number, p: PathScratch, at: number, d: number): void {
+  if (d === 0) return
+  const { zero, one, suffix, weight } = p
+  const rule = p.rule(Math.ceil(d / 2))
+  weight.fill(0, 0, d)
+  for (let q = 0; q < rule.t.length; q++) {
+    const x = rule.t[q]!
+    // suffix[i]: the product of the factors after element i; the prefix is carried forward.
+    suffix[d] = 1
+    for (let i = d; i >= 1; i--) suffix[i - 1] = suffix[i]! * (zero[at + i]! + (one[at + i]! - zero[at + i]!) * x)
+    let prefix = rule.w[q]!
+    for (let i = 1; i <= d; i++) {
+      weight[i - 1] = weight[i - 1]! + prefix * suffix[i]!
+      prefix *= zero[at + i]! + (one[at + i]! - zero[at + i]!) * x
+    }
+  }
+  const width = t.width
+  const valuesAt = node * width
+  for (let i = 1; i <= d; i++) {
+    const share = (one[at + i]! - zero[at + i]!) * weight[i - 1]!
+    const phiAt = p.feature[at + i]! * outputs + firstOutput
+    for (let j = 0; j < width; j++) phi[phiAt + j] = phi[phiAt + j]! + share * t.values[valuesAt + j]!
+  }
 }
 
 /** The attribution's shares, dropping slots no output moved. */
@@ -208,4 +274,34 @@ export function attribution (fields: Omit<TreeAttribution, 'features' | 'contrib
   const contributions = new Float64Array(kept.length * outputs)
   kept.forEach((s, i) => contributions.set(phi.subarray(s * outputs, (s + 1) * outputs), i * outputs))
   return { ...fields, features, contributions }
+}
+
+/** One member's part in a mean of attributions: its weight, and the ensemble class of each of its outputs. */
+export interface WeightedAttribution {
+  readonly a: TreeAttribution
+  readonly weight: number
+  readonly classOf: ArrayLike<number>
+}
+
+/**
+ * The weighted mean of probability-space attributions (soft voting's np.average of the
+ * members' predict_proba): Shapley values are linear in the output, so the mean's are the
+ * members' averaged the same way, per feature and class.
+ */
+export function meanAttribution (parts: readonly WeightedAttribution[], total: number, nClasses: number, output: Float64Array): TreeAttribution {
+  const expected = new Float64Array(nClasses)
+  const shares = new Map<number, Float64Array>()
+  for (const { a, weight, classOf } of parts) {
+    const outputs = a.expected.length
+    for (let k = 0; k < outputs; k++) expected[classOf[a.outputClasses[k]!]!]! += a.expected[k]! * weight
+    a.features.forEach((j, i) => {
+      let s = shares.get(j)
+      if (s === undefined) shares.set(j, s = new Float64Array(nClasses))
+      for (let k = 0; k < outputs; k++) s[classOf[a.outputClasses[k]!]!]! += a.contributions[i * outputs + k]! * weight
+    })
+  }
+  const features = Int32Array.from(shares.keys()).sort()
+  const contributions = new Float64Array(features.length * nClasses)
+  features.forEach((j, i) => { shares.get(j)!.forEach((v, k) => { contributions[i * nClasses + k] = v / total }) })
+  return { space: 'probability', outputClasses: Array.from({ length: nClasses }, (_, k) => k), expected: expected.map(v => v / total), output, features, contributions }
 }

@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import request from 'supertest'
-import { FIXTURES } from '../helpers/paths.js'
+import { loadModel } from '../../src/sklearn/load-model.js'
+import { FIXTURES, ROOT } from '../helpers/paths.js'
 import { expectClose } from '../helpers/close.js'
 import { startService, type Service } from '../helpers/service.js'
 
@@ -65,15 +66,53 @@ describe('POST /explain', function () {
     })
   })
 
+  context('a tree model', () => {
+    const dir = path.join(FIXTURES, 'treeshap', 'sklearn-1.6.1', 'forest-multi')
+    const paths = { model: path.join(dir, 'final_best_model.pkl'), vectorizers: [path.join(dir, 'tfidf_vectorizer.pkl')] }
+    let service: Service
+    before(async () => { service = await startService({ MODEL_PATH: paths.model, VECTORIZER_PATH: paths.vectorizers[0]! }) })
+    after(async () => { await service.close() })
+
+    it('answers shap\'s values from the workers, the same as the model explains in process, absent words marked', async () => {
+      const { predictor } = await loadModel(paths)
+      const batch = texts.slice(0, 20)
+      const res = await request(service.app).post('/explain').send({ texts: batch, top_k: 5 }).expect(200)
+      const body = res.body as { explanations: Array<Omit<ExplanationBody, 'features'> & { method: string, space: string, features: Array<ExplanationBody['features'][number] & { absent?: boolean }> }> }
+      body.explanations.forEach((e, i) => {
+        const local = predictor.explain(batch[i]!, 5)
+        expect([e.method, e.space, e.score]).to.deep.equal(['tree_shap', 'probability', 'predict_proba'])
+        expect(e.score_classes).to.deep.equal(['mixed', 'negative', 'neutral', 'positive'])
+        expectClose(e.intercept, local.intercept, 0, `text ${i} intercept`)
+        expectClose(e.scores, local.scores, 0, `text ${i} scores`)
+        expect(e.features.map(f => [f.feature, f.term, f.value, f.contribution, f.absent ?? false, 'weight' in f])).to.deep.equal(local.features.map(f => [f.feature, f.term, f.value, Array.from(f.contribution), f.absent ?? false, false]))
+      })
+      expect(body.explanations.some(e => e.features.some(f => f.absent === true))).to.equal(true)
+    })
+  })
+
+  context('a tree model past the prediction timeout', () => {
+    const dir = path.join(ROOT, 'bench', 'fixtures', 'treeshap', 'forest-100')
+    let service: Service
+    before(async () => { service = await startService({ MODEL_PATH: path.join(dir, 'final_best_model.pkl'), VECTORIZER_PATH: path.join(dir, 'tfidf_vectorizer.pkl'), PREDICTION_TIMEOUT_MS: '20' }) })
+    after(async () => { await service.close() })
+
+    it('answers 503 for explanations that outlast PREDICTION_TIMEOUT_MS, as predictions do, and keeps serving', async () => {
+      const treeTexts = (JSON.parse(readFileSync(path.join(FIXTURES, 'treeshap', 'texts.json'), 'utf8')) as { texts: string[] }).texts.slice(0, 50)
+      const res = await request(service.app).post('/explain').send({ texts: treeTexts, top_k: 5 }).expect(503)
+      expect((res.body as { detail: string }).detail).to.equal('prediction took longer than 20 ms')
+      await request(service.app).post('/predict').send({ text: 'a wonderful film' }).expect(200)
+    })
+  })
+
   context('a model with no explanation', () => {
     let service: Service
-    const forest = path.join(FIXTURES, 'estimators', '1.9.1', 'forest')
-    before(async () => { service = await startService({ MODEL_PATH: path.join(forest, 'final_best_model.pkl'), VECTORIZER_PATH: path.join(forest, '..', '_vectorizers', 'poem.pkl') }) })
+    const mlp = path.join(FIXTURES, 'estimators', '1.9.1', 'mlp-relu')
+    before(async () => { service = await startService({ MODEL_PATH: path.join(mlp, 'final_best_model.pkl'), VECTORIZER_PATH: path.join(mlp, '..', '_vectorizers', 'poem.pkl') }) })
     after(async () => { await service.close() })
 
     it('answers 422 with a detail naming the estimator, and keeps serving /predict', async () => {
       const res = await request(service.app).post('/explain').send({ text: 'a wonderful film' }).expect(422)
-      expect(res.body).to.deep.equal({ detail: 'explanations are defined for linear models and naive Bayes, not RandomForestClassifier' })
+      expect(res.body).to.deep.equal({ detail: "MLPClassifier: a neural network's hidden layers mix the words; explanations are defined for linear models, naive Bayes and tree models (TreeSHAP)" })
       await request(service.app).post('/predict').send({ text: 'a wonderful film' }).expect(200)
     })
   })

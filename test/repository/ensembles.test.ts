@@ -224,9 +224,9 @@ describe('ensembles served through every route', function () {
     const one = (await post('/explain', { text: 'o the sweet sorrow', top_k: 2 })).body as { combine: string, members: Array<{ name: string, weight: number, explanation: unknown, explain_refusal?: string }> }
     expect(one.combine).to.equal('vote')
     expect(one.members.map(m => [m.name, m.weight, m.explanation === null, m.explain_refusal ?? null])).to.deep.equal([
-      ['knn', 1, true, 'explanations are defined for linear models and naive Bayes, not KNeighborsClassifier'],
+      ['knn', 1, true, 'KNeighborsClassifier: its answer comes from distances to stored texts, not from per-word shares; explanations are defined for linear models, naive Bayes and tree models (TreeSHAP)'],
       ['nb', 1, false, null],
-      ['rf', 1, true, 'explanations are defined for linear models and naive Bayes, not RandomForestClassifier']
+      ['rf', 1, false, null]
     ])
   })
 

@@ -50,7 +50,7 @@ describe('explanations of linear models and naive Bayes', () => {
           const tolerance = predictor.transform(text).float32 ? 1e-5 * Math.max(1, ...e.scores.map(Math.abs)) : 1e-9
           if (linear) expectClose(e.scores, expected.decision_function![i]!, tolerance, where)
           else expectClose(e.scores.map(s => Math.exp(s - logSumExp(e.scores))), expected.predict_proba![i]!, tolerance, where)
-          for (const f of e.features) expectClose(f.contribution, Array.from(f.weight, w => w * f.value), 0, where)
+          for (const f of e.features) expectClose(f.contribution, Array.from(f.weight!, w => w * f.value), 0, where)
         })
       })
     }
@@ -67,7 +67,7 @@ describe('explanations of linear models and naive Bayes', () => {
     expect(sizes).to.deep.equal([...sizes].sort((a, b) => b - a))
     for (const f of e.features) {
       expect(f.term).to.be.a('string')
-      expect(f.value).to.equal(row.values[row.indices.indexOf(f.feature)])
+      expect(f.value).to.equal(row.values[row.indices.indexOf(f.feature!)])
     }
   })
 
@@ -88,11 +88,11 @@ describe('explanations of linear models and naive Bayes', () => {
     }
   })
 
-  it('refuses a model that is not linear, naming its estimator, and one whose step mixes terms', async () => {
-    const forest = path.join(DIR, '1.9.1', 'forest')
-    const f = await loadModel(modelPathsOf(forest, readExpected(forest)))
-    expect(f.predictor.explainRefusal).to.equal('explanations are defined for linear models and naive Bayes, not RandomForestClassifier')
-    expect(() => f.predictor.explain('x', 3)).to.throw('RandomForestClassifier')
+  it('refuses a model that is neither linear nor trees, naming its estimator and why, and one whose step mixes terms', async () => {
+    const mlp = path.join(DIR, '1.9.1', 'mlp-relu')
+    const f = await loadModel(modelPathsOf(mlp, readExpected(mlp)))
+    expect(f.predictor.explainRefusal).to.equal("MLPClassifier: a neural network's hidden layers mix the words; explanations are defined for linear models, naive Bayes and tree models (TreeSHAP)")
+    expect(() => f.predictor.explain('x', 3)).to.throw('MLPClassifier')
     const svd = path.join(DIR, '1.9.1', 'svd-logreg')
     const v = await loadModel(modelPathsOf(svd, readExpected(svd)))
     expect(v.predictor.explainRefusal).to.equal('explanations need features that are terms, and TruncatedSVD mixes terms into other features')

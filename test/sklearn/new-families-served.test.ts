@@ -18,8 +18,8 @@ const TEXTS = ['free entry: win a prize now', 'a wonderful, moving film', 'dull 
 
 /** [name, folder, whether /explain is defined for it] */
 const CASES: ReadonlyArray<readonly [string, string, boolean]> = [
-  ['XGBClassifier', path.join('xgboost', '1.7.4', 'binary-logistic'), false],
-  ['LGBMClassifier', path.join('lightgbm', 'lgbm-binary'), false],
+  ['XGBClassifier', path.join('xgboost', '1.7.4', 'binary-logistic'), true],
+  ['LGBMClassifier', path.join('lightgbm', 'lgbm-binary'), true],
   ['KNeighborsClassifier', path.join('knn', '1.2.1', 'a-cosine-uniform-k5'), false],
   ['GridSearchCV (best_estimator_)', path.join('search', '1.2.1', 'grid-logreg'), true],
   ['imblearn Pipeline with SMOTE', path.join('search', '1.2.1', 'imblearn-smote'), true],
@@ -56,7 +56,7 @@ describe('the families of issue 18 through the CLI and the service', function ()
           expect((JSON.parse(explain.stdout) as { prediction: string }).prediction).to.equal(expected[0]!.label)
         } else {
           expect(explain.code).to.equal(1)
-          expect(explain.stderr).to.match(/^tfidf-serve: explanations are defined for linear models and naive Bayes, not .*\n$/)
+          expect(explain.stderr).to.match(/^tfidf-serve: .*; explanations are defined for linear models, naive Bayes and tree models \(TreeSHAP\)\n$/)
         }
       })
 

@@ -9,6 +9,7 @@ import { defineEstimator, probabilistic, type Classifier, type EstimatorState, t
 import { argmax } from '../math.js'
 import { attr, items, readClasses, shapeError, sklearnClass, unsupported, int } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { explainedBy, probabilitySpec } from './tree-explainer.js'
 import { RowLookup, applyTree, featureCount, readEstimatorTree, storesCounts, addTreeProba, type TreeState } from './tree.js'
 
 interface ForestState extends EstimatorState {
@@ -39,19 +40,25 @@ function create (state: ForestState): Classifier {
   const { trees, classes, normalize } = state
   const lookup = new RowLookup(state.nFeatures)
   const n = classes.length
+  const probaOf = (row: SparseRow): Float64Array => {
+    lookup.load(row)
+    const proba = new Float64Array(n)
+    for (const tree of trees) addTreeProba(tree, applyTree(tree, lookup.values), n, normalize, proba)
+    lookup.clear()
+    for (let c = 0; c < n; c++) proba[c] = proba[c]! / trees.length
+    return proba
+  }
   return probabilistic({
     kind: state.kind,
     nFeatures: state.nFeatures,
     classes,
     params: { n_estimators: trees.length },
     score: (row: SparseRow): Scores => {
-      lookup.load(row)
-      const proba = new Float64Array(n)
-      for (const tree of trees) addTreeProba(tree, applyTree(tree, lookup.values), n, normalize, proba)
-      lookup.clear()
-      for (let c = 0; c < n; c++) proba[c] = proba[c]! / trees.length
+      const proba = probaOf(row)
       return { classIndex: argmax(proba), proba, decision: undefined }
-    }
+    },
+    // shap scales each tree's probabilities by 1 / n_trees (TreeEnsemble's `scaling`).
+    ...explainedBy(state.kind, probabilitySpec(trees, n, state.nFeatures, normalize, probaOf))
   })
 }
 

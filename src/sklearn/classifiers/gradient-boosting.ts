@@ -25,6 +25,7 @@ import { defineEstimator, type BuildContext, type Classifier, type CreateContext
 import { argmax, expit, logSumExp, numpySum, softmaxInPlace } from '../math.js'
 import { attr, choice, describe, float64Array, num, readClasses, shapeError, sklearnClass, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { explainedBy } from './tree-explainer.js'
 import { RowLookup, applyTree, featureCount, readEstimatorTree, type TreeState } from './tree.js'
 
 interface GradientBoostingState extends EstimatorState {
@@ -159,6 +160,15 @@ function create (state: GradientBoostingState, ctx: CreateContext): Classifier {
     classes,
     hasProba: true,
     hasDecision: true,
+    // Margin space: decision_function, each stage's trees scaled by learning_rate (shap's `scaling`).
+    ...explainedBy(state.kind, {
+      space: 'margin',
+      outputClasses: k === 1 ? [1] : classes.map((_, c) => c),
+      nFeatures: state.nFeatures,
+      trees: trees.map((tree, i) => ({ tree, width: 1, firstOutput: i % k, scale: learningRate, normalize: false })),
+      offset: constantInit ?? new Float64Array(k),
+      output: rawScores
+    }, constantInit === null && init !== null ? `its init estimator (${state.init!.kind}) gives each text its own starting score, and TreeSHAP explains trees from a constant start` : undefined),
     confidence: 'predict_proba',
     params: { loss: exponential ? 'exponential' : 'log_loss', n_estimators: trees.length / k, learning_rate: learningRate },
     score: (row: SparseRow): Scores => {

@@ -52,6 +52,12 @@ export interface LightGbmModel {
   readonly left: Int32Array
   readonly right: Int32Array
   readonly leafValue: Float64Array
+  /**
+   * `internal_count` per node and `leaf_count` per leaf: the training rows through each, the
+   * covers LightGBM's TreeSHAP splits paths by. Empty when the text has none.
+   */
+  readonly internalCount: Float64Array
+  readonly leafCount: Float64Array
 }
 
 /** LightGBM's `Common::Pow`: integer powers by repeated squaring and cubing. */
@@ -165,6 +171,8 @@ const intToken = (min: number, max: number) => (t: string): number | undefined =
 
 interface ParsedTree {
   readonly leafValue: readonly number[]
+  readonly leafCount: readonly number[] | undefined
+  readonly internalCount: readonly number[] | undefined
   readonly splitFeature: readonly number[]
   readonly threshold: readonly number[]
   readonly decisionType: readonly number[]
@@ -182,8 +190,12 @@ function readTree (fields: ReadonlyMap<string, string>, what: string, nFeatures:
   if (integer(fields.get('num_cat'), `${what}.num_cat`, 0, 2 ** 30) > 0) unsupported(`${what} has categorical splits: LightGBM models with categorical features are not supported`)
   if (fields.has('is_linear') && integer(fields.get('is_linear'), `${what}.is_linear`, 0, 1) === 1) unsupported(`${what} is a linear tree (linear_tree=True): not supported`)
   const leafValue = fieldValues(fields, 'leaf_value', numLeaves, what, precise)
-  if (numLeaves === 1) return { leafValue, splitFeature: [], threshold: [], decisionType: [], left: [], right: [] }
+  const count = intToken(0, 2 ** 53)
+  const leafCount = fields.has('leaf_count') ? fieldValues(fields, 'leaf_count', numLeaves, what, count) : undefined
+  // A one-leaf tree's expected value is its leaf, whatever its count.
+  if (numLeaves === 1) return { leafValue, leafCount: leafCount ?? [0], internalCount: [], splitFeature: [], threshold: [], decisionType: [], left: [], right: [] }
   const n = numLeaves - 1
+  const internalCount = fields.has('internal_count') ? fieldValues(fields, 'internal_count', n, what, count) : undefined
   const child = intToken(-numLeaves, n - 1)
   const left = fieldValues(fields, 'left_child', n, what, child)
   const right = fieldValues(fields, 'right_child', n, what, child)
@@ -204,7 +216,7 @@ function readTree (fields: ReadonlyMap<string, string>, what: string, nFeatures:
     }
   }
   // n - 1 child nodes and numLeaves leaves, each with one parent: every id is reached once.
-  return { leafValue, splitFeature, threshold, decisionType, left, right }
+  return { leafValue, leafCount, internalCount, splitFeature, threshold, decisionType, left, right }
 }
 
 /** Lines of `key=value` until a blank line (a tree) or the first `Tree=` line (the header). */
@@ -286,6 +298,7 @@ export function parseModelText (text: string, bestIteration: number, what: strin
     return out
   }
   const nodes = nodeStart[used.length]!
+  const counted = used.every(t => t.leafCount !== undefined && t.internalCount !== undefined)
   return {
     nFeatures,
     objective,
@@ -302,6 +315,8 @@ export function parseModelText (text: string, bestIteration: number, what: strin
     decisionType: join(new Uint8Array(nodes), t => t.decisionType, nodeStart),
     left: join(new Int32Array(nodes), t => t.left, nodeStart),
     right: join(new Int32Array(nodes), t => t.right, nodeStart),
-    leafValue: join(new Float64Array(leafStart[used.length]!), t => t.leafValue, leafStart)
+    leafValue: join(new Float64Array(leafStart[used.length]!), t => t.leafValue, leafStart),
+    internalCount: counted ? join(new Float64Array(nodes), t => t.internalCount!, nodeStart) : new Float64Array(0),
+    leafCount: counted ? join(new Float64Array(leafStart[used.length]!), t => t.leafCount!, leafStart) : new Float64Array(0)
   }
 }

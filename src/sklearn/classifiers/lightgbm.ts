@@ -33,14 +33,10 @@ import { PyObject, type PyValue } from '../../pickle/values.js'
 import { defineEstimator, type Classifier, type EstimatorState, type Scores } from '../estimator.js'
 import { attr, describe, int, readClasses, shapeError, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { depthRefusal } from '../tree-shap.js'
+import { lightgbmDepth, lightgbmExplainer } from './lightgbm-explainer.js'
 import { parseModelText, type LightGbmModel } from './lightgbm-model-text.js'
-
-/** LightGBM's kZeroThreshold: the float literal 1e-35f, compared as a double. */
-export const K_ZERO_THRESHOLD = Math.fround(1e-35)
-
-const MISSING_ZERO = 1
-const MISSING_NAN = 2
-const DEFAULT_LEFT = 2
+import { clearRow, loadRow, treeLeaf } from './lightgbm-trees.js'
 
 interface LightGbmState extends EstimatorState {
   readonly classes: readonly string[]
@@ -86,45 +82,6 @@ function build (obj: PyObject): LightGbmState {
   const model = readBooster(obj, obj.name)
   const classes = Array.from({ length: model.outputs === 1 ? 2 : model.outputs }, (_, c) => String(c))
   return { type: 'lightgbm', kind: obj.name, classes, model, decisionFunction: true }
-}
-
-/**
- * Loads a row into `x` (all zeros) as LightGBM's predictor sees it; returns the features set,
- * for `clearRow`. A row holding every feature is a dense input: tiny values are dropped.
- */
-export function loadRow (x: Float64Array, row: SparseRow): Int32Array {
-  const { indices, values } = row
-  const dense = indices.length === x.length
-  for (let e = 0; e < indices.length; e++) {
-    const v = values[e]!
-    if (dense && !(Math.abs(v) > K_ZERO_THRESHOLD) && !Number.isNaN(v)) continue
-    x[indices[e]!] = v
-  }
-  return indices
-}
-
-export function clearRow (x: Float64Array, indices: Int32Array): void {
-  for (let e = 0; e < indices.length; e++) x[indices[e]!] = 0
-}
-
-/** The leaf (tree-local index) tree `t` sends the dense row `x` to: Tree::GetLeaf with NumericalDecision. */
-export function treeLeaf (m: LightGbmModel, t: number, x: Float64Array): number {
-  const base = m.nodeStart[t]!
-  if (m.nodeStart[t + 1] === base) return 0
-  let node = 0
-  while (node >= 0) {
-    const i = base + node
-    let v = x[m.splitFeature[i]!]!
-    const type = m.decisionType[i]!
-    const missing = (type >> 2) & 3
-    if (Number.isNaN(v) && missing !== MISSING_NAN) v = 0
-    if ((missing === MISSING_ZERO && v >= -K_ZERO_THRESHOLD && v <= K_ZERO_THRESHOLD) || (missing === MISSING_NAN && Number.isNaN(v))) {
-      node = (type & DEFAULT_LEFT) !== 0 ? m.left[i]! : m.right[i]!
-    } else {
-      node = v <= m.threshold[i]! ? m.left[i]! : m.right[i]!
-    }
-  }
-  return ~node
 }
 
 /** GBDT::PredictRaw: each class's leaf values, added in tree order from 0. */
@@ -187,8 +144,15 @@ function create (state: LightGbmState): Classifier {
       return { classIndex: firstLargest(proba), proba, decision: state.decisionFunction ? raw : undefined }
     },
     // lightgbm 4.7's decision_function is predict(raw_score=True) on whatever text it loads.
-    ...(state.decisionFunction ? {} : { laterDecision: { since: 'lightgbm 4.7.0', score: rawOf } })
+    ...(state.decisionFunction ? {} : { laterDecision: { since: 'lightgbm 4.7.0', score: rawOf } }),
+    ...explanationOf(state.kind, model, rawOf)
   }
+}
+
+/** The fields that explain the model, or say why not. */
+function explanationOf (kind: string, model: LightGbmModel, rawOf: (row: SparseRow) => Float64Array): Pick<Classifier, 'shapSpace' | 'shapValues' | 'explainRefusal'> {
+  const why = model.leafCount.length === 0 ? 'its model text has no leaf_count / internal_count, the covers TreeSHAP splits paths by' : depthRefusal(lightgbmDepth(model))
+  return why !== undefined ? { explainRefusal: `${kind}: ${why}` } : { shapSpace: 'margin', shapValues: lightgbmExplainer(model, rawOf) }
 }
 
 export const lightgbmClassifier = defineEstimator<LightGbmState, 'classifier'>({

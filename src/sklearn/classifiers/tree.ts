@@ -14,6 +14,10 @@ import { defineEstimator, probabilistic, type Classifier, type EstimatorState, t
 import { argmax, numpySum } from '../math.js'
 import { attr, describe, int, readClasses, recordAttr, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { RowLookup } from './row-lookup.js'
+import { explainedBy, probabilitySpec } from './tree-explainer.js'
+
+export { RowLookup }
 
 /** One fitted tree as parallel arrays, one entry per node. */
 export interface TreeState {
@@ -31,6 +35,11 @@ export interface TreeState {
   /** `values` per node: nodeCount rows of `width` doubles (class counts or fractions; one for a regressor). */
   readonly values: Float64Array
   readonly width: number
+  /**
+   * `weighted_n_node_samples`: each node's training weight, the cover TreeSHAP splits a path's
+   * weight by (shap's `node_sample_weight`); empty when the record has none.
+   */
+  readonly cover: Float64Array
 }
 
 /** One numeric field of a Tree record's structured `nodes` array. */
@@ -64,7 +73,8 @@ function readTree (tree: PyObject, what: string, nFeatures: number): TreeState {
   const threshold = Float64Array.from(nodeColumn(nodes, 'threshold', what), Number)
   const missingGoLeft = nodes.has('missing_go_to_left') ? Uint8Array.from(nodeColumn(nodes, 'missing_go_to_left', what), Number) : new Uint8Array(0)
   const values = Float64Array.from(valuesArray.data as NumericArray, Number)
-  const state = { nodeCount, left, right, feature, threshold, missingGoLeft, values, width }
+  const cover = nodes.has('weighted_n_node_samples') ? Float64Array.from(nodeColumn(nodes, 'weighted_n_node_samples', what), Number) : new Float64Array(0)
+  const state = { nodeCount, left, right, feature, threshold, missingGoLeft, values, width, cover }
   checkStructure(state, what, nFeatures, int(tree, 'max_depth', -1))
   return state
 }
@@ -87,33 +97,10 @@ export function checkStructure (t: TreeState, what: string, nFeatures: number, m
     if (!(f >= 0 && f < nFeatures)) shapeError(`${what}.nodes: node ${node} splits on feature ${f}, outside 0..${nFeatures - 1}`)
     if (Number.isNaN(t.threshold[node]!)) shapeError(`${what}.nodes: node ${node} has a NaN threshold`)
   }
+  if (t.cover.length !== 0 && t.cover.length !== t.nodeCount) shapeError(`${what}.nodes has ${t.cover.length} node weights for ${t.nodeCount} nodes`)
+  if (t.cover.some(w => !(w >= 0 && w < Infinity))) shapeError(`${what}.nodes has a node weight that is negative, infinite or NaN`)
   const deepest = Math.max(...depth)
   if (maxDepth >= 0 && deepest > maxDepth) shapeError(`${what}: a path of depth ${deepest} in a tree whose max_depth is ${maxDepth}`)
-}
-
-/**
- * Feature values of one row rounded to float32, looked up per node without a dense copy
- * of the row: the row's entries are written into a zeroed scratch array and cleared after.
- */
-export class RowLookup {
-  readonly values: Float32Array
-  #row: SparseRow | undefined
-
-  constructor (nFeatures: number) {
-    this.values = new Float32Array(nFeatures)
-  }
-
-  load (row: SparseRow): void {
-    this.#row = row
-    // Later entries win on a repeated index, as _apply_sparse_csr's X_sample fill does.
-    for (let e = 0; e < row.indices.length; e++) this.values[row.indices[e]!] = row.values[e]!
-  }
-
-  clear (): void {
-    const row = this.#row
-    if (row !== undefined) for (let e = 0; e < row.indices.length; e++) this.values[row.indices[e]!] = 0
-    this.#row = undefined
-  }
 }
 
 /** The leaf a row reaches (scikit-learn's `apply`). */
@@ -192,6 +179,12 @@ function build (obj: PyObject): DecisionTreeState {
 function create (state: DecisionTreeState): Classifier {
   const { tree, classes, normalize } = state
   const lookup = new RowLookup(state.nFeatures)
+  const probaOf = (row: SparseRow): Float64Array => {
+    lookup.load(row)
+    const leaf = applyTree(tree, lookup.values)
+    lookup.clear()
+    return treeProba(tree, leaf, classes.length, normalize)
+  }
   return probabilistic({
     kind: state.kind,
     nFeatures: state.nFeatures,
@@ -203,7 +196,8 @@ function create (state: DecisionTreeState): Classifier {
       lookup.clear()
       // predict is the argmax of the raw leaf values (counts before 1.4.1), not of the proba.
       return { classIndex: argmax(leafValues(tree, leaf, classes.length)), proba: treeProba(tree, leaf, classes.length, normalize), decision: undefined }
-    }
+    },
+    ...explainedBy(state.kind, probabilitySpec([tree], classes.length, state.nFeatures, normalize, probaOf))
   })
 }
 

@@ -13,6 +13,7 @@ import { defineEstimator, type BuildContext, type Classifier, type CreateContext
 import { argmax } from '../math.js'
 import { attr, choice, describe, items, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { meanAttribution } from '../tree-shap.js'
 import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
 
 /** A number from a weights list or array (ints, floats, bools). */
@@ -94,22 +95,33 @@ function create (state: VotingState, ctx: CreateContext): Classifier {
       if (!m.hasProba) unsupported(`${where(i)} (${m.kind}) has no predict_proba, which voting='soft' needs`)
       if (m.classes.length !== nClasses) shapeError(`${where(i)} has ${m.classes.length} classes, ${kind} has ${nClasses}`)
     })
+    const probaOf = (row: SparseRow): Float64Array => {
+      // np.average(probas, axis=0, weights=w): sum_e P_e * w_e in member order, then / sum(w);
+      // np.mean when w is None: the plain sum, then / n_estimators.
+      const proba = new Float64Array(nClasses)
+      members.forEach((m, e) => {
+        const p = m.score(row).proba!
+        const map = maps[e]!
+        for (let j = 0; j < p.length; j++) proba[map[j]!]! += weights === null ? p[j]! : p[j]! * weights[e]!
+      })
+      for (let k = 0; k < nClasses; k++) proba[k] = proba[k]! / total
+      return proba
+    }
+    const unexplained = members.findIndex(m => m.shapValues === undefined || m.shapSpace !== 'probability')
     return {
       ...base,
       hasProba: true,
       confidence: 'predict_proba',
       score: (row: SparseRow): Scores => {
-        // np.average(probas, axis=0, weights=w): sum_e P_e * w_e in member order, then / sum(w);
-        // np.mean when w is None: the plain sum, then / n_estimators.
-        const proba = new Float64Array(nClasses)
-        members.forEach((m, e) => {
-          const p = m.score(row).proba!
-          const map = maps[e]!
-          for (let j = 0; j < p.length; j++) proba[map[j]!]! += weights === null ? p[j]! : p[j]! * weights[e]!
-        })
-        for (let k = 0; k < nClasses; k++) proba[k] = proba[k]! / total
+        const proba = probaOf(row)
         return { classIndex: argmax(proba), proba, decision: undefined }
-      }
+      },
+      ...(unexplained >= 0
+        ? { explainRefusal: `${kind}: a soft vote averages probabilities, explained when every member's are, and ${where(unexplained)} (${members[unexplained]!.kind}) is not explained in probability space` }
+        : {
+            shapSpace: 'probability' as const,
+            shapValues: (row: SparseRow) => meanAttribution(members.map((m, e) => ({ a: m.shapValues!(row), weight: weightOf(e), classOf: maps[e]! })), total, nClasses, probaOf(row))
+          })
     }
   }
 

@@ -32,6 +32,9 @@
  * - multi:softmax: predict_proba is scipy's softmax of the float32 margins (numpy's float32
  *   exp and pairwise sum); label the first largest margin (xgboost's FindMaxIndex).
  * Labels are the class indices 0..K-1, as xgboost requires them and `predict` returns.
+ * Explanations (`shapValues`): xgboost's own TreeSHAP, `pred_contribs`, which is what shap's
+ * TreeExplainer returns for the model, reproduced in float32 in xgboost-tree-shap.ts over the
+ * same trees, rows and base margins.
  * Categorical splits are refused: xgboost refuses to train them on TF-IDF values (fractions,
  * "Maximum category should not be lesser than the total number of categories"), so only a
  * vectorizer of whole counts told `feature_types="c"` could carry them.
@@ -43,36 +46,15 @@ import { glibcExpf, softmaxFloat32InPlace } from '../float32.js'
 import { attr, describe, readClasses, shapeError, unsupported } from '../record.js'
 import { baseMarginsOf, releaseOf, type Release } from './xgboost-releases.js'
 import type { SparseRow } from '../sparse-row.js'
+import type { TreeAttribution } from '../tree-shap.js'
+import { depthRefusal } from '../tree-shap.js'
+import { boosterDepth, xgboostShap } from '../xgboost-tree-shap.js'
+import { BoosterRow, boosterLeaf, boosterMargins, type BoosterState } from './xgboost-booster.js'
+
+export { BoosterRow, boosterLeaf, boosterMargins, type BoosterState } from './xgboost-booster.js'
 
 const OBJECTIVES = ['binary:logistic', 'multi:softprob', 'multi:softmax'] as const
 type Objective = typeof OBJECTIVES[number]
-
-/** The trees a prediction uses, their nodes side by side (node ids global to all trees). */
-export interface BoosterState {
-  readonly nFeatures: number
-  /** Margins per row: 1 for binary:logistic, the class count for the multi-class objectives. */
-  readonly nGroups: number
-  /** Tree t's nodes are treeStart[t] .. treeStart[t + 1] - 1, its root the first. */
-  readonly treeStart: Int32Array
-  /** The margin each tree adds to (`tree_info`). */
-  readonly treeGroup: Int32Array
-  /** Left child (global id), -1 at a leaf; the right child is always the left child + 1. */
-  readonly left: Int32Array
-  /** Where a missing feature goes (global id). */
-  readonly defaultChild: Int32Array
-  /**
-   * Where a feature absent from the row goes: `defaultChild` for a sparse row (absent is
-   * missing); for a dense row (denseBooster) where 0.0f goes, `missing` values still default.
-   */
-  readonly absentChild?: Int32Array
-  readonly feature: Int32Array
-  /** The split condition, or at a leaf the leaf value. */
-  readonly value: Float32Array
-  /** The float32 margin each output starts from (one per class, or one for binary:logistic). */
-  readonly baseMargins: Float32Array
-  /** The wrapper's `missing` as float32; NaN (the default) matches no TF-IDF value. */
-  readonly missing: number
-}
 
 interface XgbState extends EstimatorState {
   readonly classes: readonly string[]
@@ -159,7 +141,7 @@ function versionOf (model: Map<string, Json>): string {
 }
 
 /** Reads one tree's nodes into the global arrays at `offset`, checking it is one tree whose walks end at leaves. */
-function readTree (tree: Json, where: string, nFeatures: number, offset: number, out: { left: number[], defaultChild: number[], feature: number[], value: number[] }): number {
+function readTree (tree: Json, where: string, nFeatures: number, offset: number, out: { left: number[], defaultChild: number[], feature: number[], value: number[], cover: number[] }): number {
   const param = objectField(tree, 'tree_param', where)
   const n = intField(param, 'num_nodes', `${where}.tree_param`, 1, 2 ** 31 - 1)
   // 1.7 writes 0 for a scalar leaf, 2.0+ write 1; more is one tree's leaf for every class (multi_output_tree).
@@ -169,6 +151,7 @@ function readTree (tree: Json, where: string, nFeatures: number, offset: number,
   const splitIndex = integers(field(tree, 'split_indices', where), `${where}.split_indices`, n)
   const conds = numbers(field(tree, 'split_conditions', where), `${where}.split_conditions`, n)
   const defaultLeft = integers(field(tree, 'default_left', where), `${where}.default_left`, n)
+  const sumHessian = numbers(field(tree, 'sum_hessian', where), `${where}.sum_hessian`, n)
   const splitType = isMap(tree) && tree.has('split_type') ? integers(tree.get('split_type')!, `${where}.split_type`, n) : new Float64Array(0)
   const catNodes = isMap(tree) && tree.has('categories_nodes') ? numbers(tree.get('categories_nodes')!, `${where}.categories_nodes`, -1) : new Float64Array(0)
   if (splitType.some(t => t !== 0) || catNodes.length > 0) unsupported(`${where} has categorical splits, which are not supported: fitted with feature_types 'c' on word counts (xgboost refuses them on TF-IDF values); fit without feature_types to split on the counts as numbers`)
@@ -196,6 +179,7 @@ function readTree (tree: Json, where: string, nFeatures: number, offset: number,
     out.defaultChild.push(l === -1 || seen[node] === 0 ? -1 : offset + (defaultLeft[node] === 1 ? l : right[node]!))
     out.feature.push(l === -1 || seen[node] === 0 ? 0 : splitIndex[node]!)
     out.value.push(conds[node]!)
+    out.cover.push(sumHessian[node]!)
   }
   return n
 }
@@ -275,7 +259,7 @@ export function readBooster (doc: Map<string, Json>, best: number | undefined, m
   const end = treesUsed(gbModel, bestIteration, numTrees, nGroups * numParallelTree)
   if (end === 0) unsupported('XGBClassifier has no trees')
 
-  const nodes = { left: [] as number[], defaultChild: [] as number[], feature: [] as number[], value: [] as number[] }
+  const nodes = { left: [] as number[], defaultChild: [] as number[], feature: [] as number[], value: [] as number[], cover: [] as number[] }
   const treeStart = new Int32Array(end + 1)
   const treeGroup = new Int32Array(end)
   for (let t = 0; t < end; t++) {
@@ -293,68 +277,11 @@ export function readBooster (doc: Map<string, Json>, best: number | undefined, m
     defaultChild: Int32Array.from(nodes.defaultChild),
     feature: Int32Array.from(nodes.feature),
     value: Float32Array.from(nodes.value),
+    cover: Float32Array.from(nodes.cover),
     baseMargins,
     missing
   }
   return { booster, objective: objective as Objective, version, nClass, numParallelTree, baseScore, bestIteration }
-}
-
-/**
- * A row's feature values as xgboost's FVec holds them: float32 values of the present
- * features, and which are present; cleared after each row.
- */
-export class BoosterRow {
-  readonly values: Float32Array
-  /** 1 for a value, 0 for a feature absent from the row, MISSING for a value xgboost reads as missing. */
-  readonly present: Uint8Array
-  readonly #missing: number
-  /** What a `missing` value in the row becomes: absent in a sparse row, missing (not 0) in a dense one. */
-  readonly #missingMark: number
-  #row: SparseRow | undefined
-
-  constructor (booster: BoosterState) {
-    this.values = new Float32Array(booster.nFeatures)
-    this.present = new Uint8Array(booster.nFeatures)
-    this.#missing = booster.missing
-    this.#missingMark = booster.absentChild === undefined ? 0 : MISSING
-  }
-
-  load (row: SparseRow): void {
-    this.#row = row
-    const { indices, values } = row
-    for (let e = 0; e < indices.length; e++) {
-      const v = Math.fround(values[e]!)
-      // Both adapters skip NaN and the `missing` value; a later entry overwrites (FVec::Fill).
-      if (v !== v || v === this.#missing) {
-        if (this.#missingMark !== 0) this.present[indices[e]!] = this.#missingMark
-        continue
-      }
-      this.values[indices[e]!] = v
-      this.present[indices[e]!] = 1
-    }
-  }
-
-  clear (): void {
-    const row = this.#row
-    if (row !== undefined) for (let e = 0; e < row.indices.length; e++) this.present[row.indices[e]!] = 0
-    this.#row = undefined
-  }
-}
-
-const MISSING = 2
-
-/** The leaf (global node id) tree `t` reaches (GetLeafIndex). */
-export function boosterLeaf (b: BoosterState, t: number, x: BoosterRow): number {
-  const { left, defaultChild, feature, value } = b
-  const absentChild = b.absentChild ?? defaultChild
-  const { values, present } = x
-  let node = b.treeStart[t]!
-  while (left[node] !== -1) {
-    const f = feature[node]!
-    const p = present[f]
-    node = p === 1 ? (values[f]! < value[node]! ? left[node]! : left[node]! + 1) : p === 0 ? absentChild[node]! : defaultChild[node]!
-  }
-  return node
 }
 
 /** The child 0.0f goes to at each split, as a dense row's zero does (`0 < split_condition` goes left); -1 at a leaf. */
@@ -375,14 +302,6 @@ export function boosterLeaves (b: BoosterState, x: BoosterRow): Int32Array {
   const out = new Int32Array(b.treeGroup.length)
   for (let t = 0; t < out.length; t++) out[t] = boosterLeaf(b, t, x) - b.treeStart[t]!
   return out
-}
-
-/** The float32 margins of a row (PredictByAllTrees over InitOutPredictions' base margin). */
-export function boosterMargins (b: BoosterState, x: BoosterRow): Float32Array {
-  const margin = Float32Array.from(b.baseMargins)
-  // A Float32Array element rounds each sum to float32, as `preds[...] += leaf` does.
-  for (let t = 0; t < b.treeGroup.length; t++) margin[b.treeGroup[t]!] += b.value[boosterLeaf(b, t, x)]!
-  return margin
 }
 
 const F32_88_7 = Math.fround(88.7)
@@ -535,6 +454,9 @@ function create (state: XgbState): Classifier {
   const { objective } = state
   const booster = state.denseRows === true ? denseBooster(state.booster) : state.booster
   const row = new BoosterRow(booster)
+  // Its tables (node means, depths) are made on the first explanation.
+  let shap: ((r: SparseRow) => TreeAttribution) | undefined
+  const deep = depthRefusal(boosterDepth(booster))
   return probabilistic({
     kind: state.kind,
     nFeatures: booster.nFeatures,
@@ -545,7 +467,11 @@ function create (state: XgbState): Classifier {
       const margin = boosterMargins(booster, row)
       row.clear()
       return xgbScores(objective, margin)
-    }
+    },
+    // xgboost's pred_contribs, which shap's TreeExplainer returns (xgboost-tree-shap.ts), for every objective served.
+    ...(deep !== undefined
+      ? { explainRefusal: `${state.kind}: ${deep}` }
+      : { shapSpace: 'margin' as const, shapValues: (r: SparseRow): TreeAttribution => (shap ??= xgboostShap(booster))(r) })
   })
 }
 

@@ -35,7 +35,11 @@ await build({
   entryPoints: { 'main.bundle': 'dist/src/main.js' },
   splitting: true,
   chunkNames: 'main.bundle-[hash]',
-  external: ['piscina', 'lzma-native', 'seek-bzip', '@grpc/*', '@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/resources', '@opentelemetry/core', '@opentelemetry/semantic-conventions']
+  // iconv-lite and mime-db: Express's dependencies load them at once, yet iconv-lite's 550 KB
+  // of encodings are read only for a body in another charset and mime-db is a JSON file:
+  // bundled, the front thread parsed all of it as code at every start; from node_modules,
+  // require() reads iconv-lite's index and JSON.parse()s mime-db.
+  external: ['piscina', 'lzma-native', 'seek-bzip', 'iconv-lite', 'mime-db', '@grpc/*', '@opentelemetry/sdk-trace', '@opentelemetry/exporter-trace-otlp-proto', '@opentelemetry/resources', '@opentelemetry/core', '@opentelemetry/semantic-conventions']
 })
 
 await build({

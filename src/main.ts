@@ -2,12 +2,12 @@
  * Entry point: parseConfig() -> ClassifierPool.start() -> createApp() -> listen (and gRPC
  * on GRPC_PORT, over the same context), and a graceful shutdown on SIGTERM/SIGINT. A bad setting or model stops start-up with one
  * line on stderr and exit 1. The HTTP stack is loaded while the model decodes in its own
- * thread, so the two overlap.
+ * thread (or, a compiled file, loads in this one), so the two overlap.
  */
 import net from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { ServiceError } from './errors.js'
-import { decodeModelInThread } from './pool/decode-model-thread.js'
+import { loadFirstModel } from './pool/decode-model-thread.js'
 
 export async function main (): Promise<void> {
   let config
@@ -22,7 +22,10 @@ export async function main (): Promise<void> {
     const source = defaultModelSourceFromEnv(process.env)
     const root = source.modelRepository
     const first = defaultModelOf(source)
-    decoding = decodeModelInThread(first.spec.paths, first.spec.settingsFile, null, first.spec.ensemble ?? null, source.modelCacheDir)
+    // A compiled file is loaded in this thread instead, once the workers are starting.
+    let workersStarting!: () => void
+    const firstModel = loadFirstModel(first.spec.paths, first.spec.settingsFile, first.spec.ensemble ?? null, source.modelCacheDir, new Promise<void>(resolve => { workersStarting = resolve }))
+    decoding = firstModel.model
     decoding.catch(() => {})
     const [{ parseConfig }, { createLogger }, { ClassifierPool }] = await Promise.all([import('./config.js'), import('./logger.js'), import('./pool/classifier-pool.js')])
     config = parseConfig(process.env)
@@ -52,6 +55,11 @@ export async function main (): Promise<void> {
     }, err => logger.error('worker error', { stack: (err as Error).stack }))
     // Not awaited alone: a failed start must still be the error reported below.
     starting.catch(() => {})
+    workersStarting()
+    // A compiled model loading in this thread goes first: the workers, loading their code
+    // meanwhile, wait for it, and not for the HTTP stack. (Its failure is reported below, as
+    // the pool's start fails with it; a model decoding in a thread is not waited for here.)
+    await firstModel.here
     // Tracing (OTEL_EXPORTER_OTLP_*): the SDK is loaded only when configured, while the workers start.
     const tracing = config.tracing === null ? undefined : await (await import('./tracing/start.js')).startTracing(config.tracing, logger)
     const [{ createApp }, { createServer }, { createService }, { createBodyValidator }] = await Promise.all([import('./http/app.js'), import('./http/server.js'), import('./service/create-service.js'), import('./http/validate.js')])

@@ -1,9 +1,14 @@
 import { expect } from 'chai'
+import { Ajv, type ValidateFunction } from 'ajv'
+import { spawnSync } from 'node:child_process'
 import { availableParallelism } from 'node:os'
 import path from 'node:path'
 import { parseConfig } from '../src/config.js'
+import { SCHEMA } from '../src/config-schema.js'
+import { validate as compiledValidate } from '../src/config-validate.js'
 import { ServiceError } from '../src/errors.js'
 import { DEFAULT_MODEL_PATH, DEFAULT_VECTORIZER_PATH } from '../src/paths.js'
+import { ROOT } from './helpers/paths.js'
 
 function failure (env: Record<string, string>): ServiceError {
   try {
@@ -163,5 +168,35 @@ describe('parseConfig', () => {
     expect(problems({ OTEL_BSP_MAX_QUEUE_SIZE: '10', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '20' })).to.equal('invalid configuration: OTEL_BSP_MAX_EXPORT_BATCH_SIZE (20) must not exceed OTEL_BSP_MAX_QUEUE_SIZE (10)')
     expect(problems({ OTEL_RESOURCE_ATTRIBUTES: 'just-a-word' })).to.include('OTEL_RESOURCE_ATTRIBUTES must be key=value pairs')
     expect(problems({ OTEL_RESOURCE_ATTRIBUTES: 'a=%E0%A4%A' })).to.include('not percent-encoded UTF-8')
+  })
+})
+
+describe('the environment validator compiled ahead of time (src/config-validate.ts)', () => {
+  it('is what ajv compiles from src/config-schema.ts now', () => {
+    const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts', 'generate-config-validator.mjs'), '--check'], { encoding: 'utf8' })
+    expect(run.stderr).to.equal('')
+    expect(run.status).to.equal(0)
+  })
+
+  it('answers as ajv compiling the schema at start-up did: the same verdicts, errors, defaults and coercions', () => {
+    const runtime = new Ajv({ allErrors: true, coerceTypes: true, useDefaults: true, strict: false, validateSchema: false }).compile(SCHEMA)
+    const check = compiledValidate as unknown as ValidateFunction
+    const values = ['', '0', '1', '-1', '8000', '65536', '1.5', 'two', 'true', 'false', 'x', 'a/b', 'info', 'silent', 'loud', 'open', 'redis://h', 'http://h', 'https://h', 'ftp://h', ' ', '1e3', '2199023255553']
+    const keys = Object.keys(SCHEMA.properties)
+    let compared = 0
+    for (const [i, key] of keys.entries()) {
+      for (const value of values) {
+        // Each variable alone, and beside another one (so allErrors' lists are compared too).
+        for (const env of [{ [key]: value }, { [key]: value, [keys[(i + 7) % keys.length]!]: values[(i * 5) % values.length]! }]) {
+          const a: Record<string, unknown> = { ...env }
+          const b: Record<string, unknown> = { ...env }
+          expect(check(a), JSON.stringify(env)).to.equal(runtime(b))
+          expect(check.errors ?? null, JSON.stringify(env)).to.deep.equal(runtime.errors ?? null)
+          expect(a, JSON.stringify(env)).to.deep.equal(b)
+          compared++
+        }
+      }
+    }
+    expect(compared).to.be.greaterThan(1000)
   })
 })

@@ -3,7 +3,7 @@
  * a cache directory, a model's pickles are looked up there first by their SHA-256, and on a
  * miss decoded as always, its compiled file written once the state is handed over.
  */
-import { closeSync, mkdirSync, openSync, readSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import path from 'node:path'
 import { ServiceError } from '../errors.js'
 import { decodeEnsemble, type AnyModelState } from '../model/ensemble.js'
@@ -11,26 +11,15 @@ import { decodeServedModel, type AppSource } from '../model/served-model.js'
 import { shareState } from '../sklearn/shared-state.js'
 import type { ModelInfo } from '../sklearn/predictor.js'
 import { lookInCache } from './cache.js'
-import { MAGIC, type SourceFile } from './format.js'
+import type { SourceFile } from './format.js'
 import { loadCompiledModel } from './load-compiled.js'
 import { productVersion } from './product.js'
-import { hasCompiledMagic } from './read.js'
+import { isCompiledFile } from './read.js'
 import { sourcesOf, type ModelSources } from './sources.js'
 import { writeCompiled } from './write.js'
 
-/** Whether `file` is a compiled model (its first bytes); false for one that cannot be read, which the pickle path then reports. */
-export function isCompiledFile (file: string): boolean {
-  let fd: number | undefined
-  try {
-    fd = openSync(file, 'r')
-    const head = new Uint8Array(MAGIC.length)
-    return readSync(fd, head, 0, head.length, 0) === head.length && hasCompiledMagic(head)
-  } catch {
-    return false
-  } finally {
-    if (fd !== undefined) closeSync(fd)
-  }
-}
+// Where it always was for its callers; read.ts holds it so that checking a file's magic loads no decoder.
+export { isCompiledFile }
 
 /** A model ready to share: its state (arrays in shared memory), settings, description and notes. */
 export interface SharedModel {

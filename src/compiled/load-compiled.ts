@@ -62,10 +62,24 @@ function rewired (state: AnyModelState, module: FunctionsModule | null): AnyMode
  * @throws ServiceError naming the file and the first thing wrong with it.
  */
 export async function loadCompiledModel (file: string, settingsFile: string | null): Promise<LoadedCompiled> {
+  return (await load(file, settingsFile, true))!
+}
+
+/**
+ * loadCompiledModel, or null, before any of it is checked further, when the model was made with
+ * a functions module: for a thread that must import no user code (the service's front thread).
+ * @throws ServiceError as loadCompiledModel, for what it finds before that.
+ */
+export async function loadCompiledModelWithoutCode (file: string, settingsFile: string | null): Promise<LoadedCompiled | null> {
+  return await load(file, settingsFile, false)
+}
+
+async function load (file: string, settingsFile: string | null, code: boolean): Promise<LoadedCompiled | null> {
   try {
     const compiled = readCompiledFile(file)
     const notes = checkNotes(compiled.tree.notes)
     const apps = appsOf(compiled.tree.state, compiled.tree.app)
+    if (!code && apps.some(a => a?.functions != null)) return null
     const module = servedFunctions(apps, settingsFile, file)
     const functions = module === null ? null : await loadUserFunctions(module)
     const app = withModule(apps[0] ?? null, module)

@@ -29,6 +29,20 @@ export function hasCompiledMagic (bytes: Uint8Array): boolean {
   return bytes.length >= MAGIC.length && MAGIC.every((b, i) => bytes[i] === b)
 }
 
+/** Whether `file` is a compiled model (its first bytes); false for one that cannot be read, which the pickle path then reports. */
+export function isCompiledFile (file: string): boolean {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, 'r')
+    const head = new Uint8Array(MAGIC.length)
+    return readSync(fd, head, 0, head.length, 0) === head.length && hasCompiledMagic(head)
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
+}
+
 /** Reads exactly `into.byteLength` bytes at `position`, or fails naming what was short. */
 function readFully (fd: number, into: Uint8Array, position: number, file: string): void {
   for (let at = 0; at < into.byteLength;) {

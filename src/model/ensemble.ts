@@ -6,32 +6,16 @@
  * it is shared with the workers like any model's.
  */
 import { ServiceError } from '../errors.js'
-import type { CombineRule, EnsembleMemberSettings, LabelSource, ModelSettings, TieRule } from '../settings/model-settings.js'
+import type { CombineRule, TieRule } from '../settings/model-settings.js'
 import type { TermCoverage } from '../sklearn/estimator.js'
 import { meanExplanation, topOf, type Explanation } from '../sklearn/explain.js'
-import type { ModelPaths } from '../sklearn/load-model.js'
 import type { ModelInfo, PhaseTimes, Prediction, Predictor, TextClassifier } from '../sklearn/predictor.js'
 import { ensembleClasses, join, mean, vote, type EnsembleClasses, type MemberAnswer } from './ensemble-rules.js'
 import { createServedPredictor, decodeServedModel, type AppSource, type ServedModelState } from './served-model.js'
+import type { EnsembleSpec } from './ensemble-spec.js'
 
-/** One member as the load found it: a model file with its settings file, or another model's. */
-export interface EnsembleMemberSpec {
-  readonly name: string
-  readonly weight: number
-  readonly paths: ModelPaths
-  readonly settingsFile: string | null
-  /** The member's own label names, which replace its settings' (a file member's `labels`). */
-  readonly labels?: LabelSource | null
-}
-
-/** What loads an ensemble: its rule and its members, and its settings file (for messages). */
-export interface EnsembleSpec {
-  readonly file: string
-  readonly combine: CombineRule
-  readonly ties: TieRule | null
-  readonly separator: string
-  readonly members: readonly EnsembleMemberSpec[]
-}
+// Declared beside the layout that reads it (no decoder there); here for the callers that always found it here.
+export { ensembleSpecOf, type EnsembleMemberSpec, type EnsembleSpec } from './ensemble-spec.js'
 
 export interface EnsembleMemberState {
   readonly name: string
@@ -79,24 +63,6 @@ export interface EnsembleExplanation {
   readonly members: readonly MemberDetail[]
   /** A mean whose members are all explained in probability space: its own, the members' weighted mean. */
   readonly explanation?: Explanation
-}
-
-/**
- * The spec of the ensemble `settings` declare: file members read with those settings (as the
- * folder would serve each file alone), models named by `resolveModel` (the repository finds
- * their folders; the command line has none).
- * @returns the spec, or the first member's problem (one line).
- */
-export function ensembleSpecOf (settings: ModelSettings, resolveModel: (member: Extract<EnsembleMemberSettings, { kind: 'model' }>) => EnsembleMemberSpec | string): EnsembleSpec | string {
-  const declared = settings.ensemble
-  if (declared === null) return 'the settings declare no ensemble'
-  const members: EnsembleMemberSpec[] = []
-  for (const m of declared.members) {
-    const member = m.kind === 'file' ? { name: m.name, weight: m.weight, paths: { model: m.model, vectorizers: m.vectorizers }, settingsFile: settings.file, labels: m.labels } : resolveModel(m)
-    if (typeof member === 'string') return member
-    members.push(member)
-  }
-  return { file: settings.file, combine: declared.combine, ties: declared.ties, separator: declared.separator, members }
 }
 
 function memberFailure (name: string, err: unknown): ServiceError {

@@ -4,7 +4,7 @@
  * `batch_size` chunks run in parallel, a timeout per chunk that replaces the worker, and
  * results back in input order.
  */
-import { Piscina } from 'piscina'
+import { Piscina } from './piscina.js'
 import { ServiceError } from '../errors.js'
 import type { LabelSource, ModelBatching } from '../settings/model-settings.js'
 import type { LineFormat, LinesResult } from '../prediction-lines.js'

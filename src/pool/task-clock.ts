@@ -9,7 +9,7 @@
  * queue, and calls the task's `start` as it hands it over; a task Piscina gives a free worker
  * at once never enters the queue, so it starts when `run` returns.
  */
-import { queueOptionsSymbol, type TaskQueue } from 'piscina'
+import { queueOptionsSymbol, type TaskQueue } from './piscina.js'
 import type { TaskAbort } from './task-abort.js'
 
 type PiscinaTask = Parameters<TaskQueue['push']>[0]

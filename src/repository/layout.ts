@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { ServiceError } from '../errors.js'
-import { ensembleSpecOf, type EnsembleSpec } from '../model/ensemble.js'
+import { ensembleSpecOf, type EnsembleSpec } from '../model/ensemble-spec.js'
 import type { ModelSpec } from '../pool/classifier-pool.js'
 import { SETTINGS_FILE, conventionalFiles, readModelSettings, type ModelSettings } from '../settings/model-settings.js'
 

@@ -15,6 +15,7 @@ import { createLogger } from '../../src/logger.js'
 import type { ClassifierPool } from '../../src/pool/classifier-pool.js'
 import { openRepository } from '../../src/repository/open.js'
 import { runCli } from '../helpers/cli.js'
+import { readyPort, start } from '../helpers/processes.js'
 import { DEFAULT_PATHS, readBytes, tempDir, writeBytes } from '../helpers/compiled-files.js'
 import { FIXTURES } from '../helpers/paths.js'
 
@@ -94,6 +95,62 @@ describe('serving compiled models', function () {
     const changed = await runCli(['predict', '--model', out], texts)
     expect(changed.code).to.equal(1)
     expect(changed.stderr).to.match(/is not the one the model was compiled with/)
+  })
+
+  // The service's first model, when compiled, loads in the front thread (no decoding thread):
+  // the same ready line, answers and refusals as a start from the pickles.
+  it('starts the service from a compiled file as from the pickles: the same ready line and answers; a damaged one stops it in one line', async () => {
+    const texts = TEXTS.split('\n').filter(t => t !== '')
+    const serve = async (env: Record<string, string>): Promise<{ ready: Record<string, unknown>, body: unknown }> => {
+      const run = start({ CACHE_SIZE: '0', ...env })
+      try {
+        const port = await readyPort(run)
+        const ready = JSON.parse(run.stdout().split('\n').find(l => l.includes('"msg":"ready"'))!) as Record<string, unknown>
+        const res = await fetch(`http://127.0.0.1:${port}/v2/models/default/infer`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ inputs: [{ name: 'text', shape: [texts.length], datatype: 'BYTES', data: texts }], parameters: { probabilities: true } }) })
+        expect(res.status).to.equal(200)
+        return { ready, body: await res.json() }
+      } finally {
+        run.child.kill('SIGTERM')
+        expect(await run.exit).to.equal(0)
+      }
+    }
+    const fromPickles = await serve({})
+    const fromCompiled = await serve({ MODEL_PATH: compiled, VECTORIZER_PATH: '' })
+    expect(fromCompiled.body).to.deep.equal(fromPickles.body)
+    const same = ['classifier', 'vectorizer', 'steps', 'classes', 'features', 'confidence', 'sklearn_versions', 'explainable', 'workers', 'shared_model_bytes']
+    for (const key of same) expect(fromCompiled.ready[key], key).to.deep.equal(fromPickles.ready[key])
+    const damaged = path.join(dir, 'damaged-start.tfsc')
+    const bytes = readBytes(compiled)
+    writeBytes(damaged, bytes.subarray(0, bytes.length - 8))
+    const refused = start({ MODEL_PATH: damaged, VECTORIZER_PATH: '' })
+    expect(await refused.exit).to.equal(1)
+    expect(refused.stderr()).to.match(/^tfidf-serve: damaged compiled model: the parts add up to \d+ bytes but the file has \d+ in .*damaged-start\.tfsc\n$/)
+  })
+
+  it('starts the service from a compiled file made with a functions module, beside settings naming it', async () => {
+    const app = path.join(dir, 'app-service')
+    cpSync(path.join(FIXTURES, 'apps', '1.9.1', 'analyzer-main'), app, { recursive: true })
+    const settings = path.join(app, 'model-settings.json')
+    const fromPickles = await runCli(['predict', '--settings', settings], TEXTS)
+    const out = path.join(app, 'model.tfsc')
+    expect((await runCli(['compile', '--settings', settings, '--out', out])).stderr).to.equal('')
+    const parsed = JSON.parse(readFileSync(settings, 'utf8')) as { parameters?: { extra?: { tfidf_serve?: Record<string, unknown> } } }
+    const tfidfServe: Record<string, unknown> = { ...parsed.parameters?.extra?.tfidf_serve, model: 'model.tfsc' }
+    delete tfidfServe.vectorizer
+    writeFileSync(settings, JSON.stringify({ ...parsed, parameters: { ...parsed.parameters, extra: { ...parsed.parameters?.extra, tfidf_serve: tfidfServe } } }))
+    const run = start({ MODEL_SETTINGS: settings, MODEL_PATH: '', VECTORIZER_PATH: '', CACHE_SIZE: '0' })
+    try {
+      const port = await readyPort(run)
+      const texts = TEXTS.split('\n').filter(t => t !== '')
+      const res = await fetch(`http://127.0.0.1:${port}/predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ texts }) })
+      expect(res.status).to.equal(200)
+      const served = ((await res.json()) as { predictions: Array<{ sentiment: string }> }).predictions.map(p => p.sentiment)
+      const expected = fromPickles.stdout.split('\n').filter(l => l !== '').map(l => (JSON.parse(l) as { prediction: string }).prediction)
+      expect(served).to.deep.equal(expected.slice(0, served.length))
+    } finally {
+      run.child.kill('SIGTERM')
+      expect(await run.exit).to.equal(0)
+    }
   })
 
   describe('in a repository', () => {

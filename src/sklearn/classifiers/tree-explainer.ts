@@ -12,19 +12,7 @@ import type { SparseRow } from '../sparse-row.js'
 import { numpySum } from '../math.js'
 import { PathScratch, ShapFeatures, addTreeShap, attribution, depthRefusal, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
 import { RowLookup } from './row-lookup.js'
-
-/** What an explanation reads of a scikit-learn tree (tree.ts's TreeState has it all; named here so neither imports the other). */
-interface TreeState {
-  readonly nodeCount: number
-  readonly left: Int32Array
-  readonly right: Int32Array
-  readonly feature: Int32Array
-  readonly threshold: Float64Array
-  readonly missingGoLeft: Uint8Array
-  readonly values: Float64Array
-  readonly width: number
-  readonly cover: Float64Array
-}
+import type { TreeState } from './tree-state.js'
 
 /** One tree's part in an explanation. */
 export interface ExplainedTree {

@@ -15,32 +15,12 @@ import { argmax, numpySum } from '../math.js'
 import { attr, describe, int, readClasses, recordAttr, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { RowLookup } from './row-lookup.js'
+import type { TreeState } from './tree-state.js'
 import { explainedBy, probabilitySpec } from './tree-explainer.js'
 
 export { RowLookup }
 
-/** One fitted tree as parallel arrays, one entry per node. */
-export interface TreeState {
-  readonly nodeCount: number
-  /** Child node ids; -1 at a leaf. Children always come after their parent. */
-  readonly left: Int32Array
-  readonly right: Int32Array
-  readonly feature: Int32Array
-  readonly threshold: Float64Array
-  /**
-   * 1.3+'s `missing_go_to_left` (1: a NaN feature goes left, as `_apply_dense` sends it), or an
-   * empty array. TF-IDF rows never hold NaN, and scikit-learn's sparse path has no NaN branch.
-   */
-  readonly missingGoLeft: Uint8Array
-  /** `values` per node: nodeCount rows of `width` doubles (class counts or fractions; one for a regressor). */
-  readonly values: Float64Array
-  readonly width: number
-  /**
-   * `weighted_n_node_samples`: each node's training weight, the cover TreeSHAP splits a path's
-   * weight by (shap's `node_sample_weight`); empty when the record has none.
-   */
-  readonly cover: Float64Array
-}
+export type { TreeState } from './tree-state.js'
 
 /** One numeric field of a Tree record's structured `nodes` array. */
 export function nodeColumn (nodes: StructuredColumns, name: string, what: string): NumericArray {

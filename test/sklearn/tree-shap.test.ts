@@ -12,7 +12,7 @@ import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { explainedBy, probabilitySpec } from '../../src/sklearn/classifiers/tree-explainer.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
-import { MAX_EXPLAINED_DEPTH } from '../../src/sklearn/tree-shap.js'
+import { MAX_EXPLAINED_DEPTH, gaussLegendre } from '../../src/sklearn/tree-shap.js'
 import { expectClose } from '../helpers/close.js'
 import { runCli } from '../helpers/cli.js'
 import { FIXTURES } from '../helpers/paths.js'
@@ -157,5 +157,18 @@ describe('the depth bound on explanations', () => {
     expectClose(a.contributions, new Float64Array(a.contributions.length), 1e-12, 'contributions')
     expect(explainedBy('DecisionTreeClassifier', probabilitySpec([comb(MAX_EXPLAINED_DEPTH + 1)], 2, 1, true, output)).explainRefusal)
       .to.equal(`DecisionTreeClassifier: its trees are ${MAX_EXPLAINED_DEPTH + 1} deep, and explanations are bounded at ${MAX_EXPLAINED_DEPTH} levels (a leaf costs its depth squared)`)
+  })
+})
+
+describe('the quadrature behind each leaf\'s Shapley weights', () => {
+  it('integrates x^k over [0, 1] exactly (to 1e-14) up to degree 2n - 1, for every rule a tree up to 1,000 deep needs', () => {
+    for (let n = 1; n <= Math.ceil(MAX_EXPLAINED_DEPTH / 2); n++) {
+      const { t, w } = gaussLegendre(n)
+      for (const k of new Set([0, 1, n - 1, n, 2 * n - 2, 2 * n - 1].filter(d => d >= 0))) {
+        let sum = 0
+        for (let q = 0; q < n; q++) sum += w[q]! * t[q]! ** k
+        if (!(Math.abs(sum - 1 / (k + 1)) <= 1e-14)) expect.fail(`n ${n}, degree ${k}: ${sum}, not ${1 / (k + 1)}`)
+      }
+    }
   })
 })

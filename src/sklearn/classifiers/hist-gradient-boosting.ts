@@ -141,14 +141,16 @@ function build (obj: PyObject): HistGradientBoostingState {
   }
 }
 
-/** The leaf a float64 row reaches (`_predict_one_from_raw_data`, numeric splits). */
+/** The child a float64 row goes to at split `node` (`_predict_one_from_raw_data`, numeric splits). */
+function nextNode (t: TreeState, node: number, x: Float64Array): number {
+  const v = x[t.feature[node]!]!
+  return v !== v ? (t.missingGoLeft[node] === 1 ? t.left[node]! : t.right[node]!) : v <= t.threshold[node]! ? t.left[node]! : t.right[node]!
+}
+
+/** The leaf a float64 row reaches. */
 function leafOf (t: TreeState, x: Float64Array): number {
-  const { left, right, feature, threshold, missingGoLeft } = t
   let node = 0
-  while (left[node] !== -1) {
-    const v = x[feature[node]!]!
-    node = v !== v ? (missingGoLeft[node] === 1 ? left[node]! : right[node]!) : v <= threshold[node]! ? left[node]! : right[node]!
-  }
+  while (t.left[node] !== -1) node = nextNode(t, node, x)
   return node
 }
 
@@ -223,10 +225,7 @@ function explainer (state: HistGradientBoostingState, rawOf: (row: SparseRow) =>
     try {
       shap.forEach((tree, i) => {
         const t = trees[i]!
-        addTreeShap(tree, node => {
-          const v = x[t.feature[node]!]!
-          return v !== v ? (t.missingGoLeft[node] === 1 ? t.left[node]! : t.right[node]!) : v <= t.threshold[node]! ? t.left[node]! : t.right[node]!
-        }, phi, k, i % k, path)
+        addTreeShap(tree, node => nextNode(t, node, x), phi, k, i % k, path)
       })
     } finally {
       dense.clear()

@@ -44,8 +44,11 @@ function treesRefusal (trees: readonly TreeState[]): string | undefined {
 
 /** The classifier fields that explain `spec`'s trees, or say why `kind` is not explained (`refusal` first). */
 export function explainedBy (kind: string, spec: TreeExplainerSpec, refusal?: string): Pick<Classifier, 'shapSpace' | 'shapValues' | 'explainRefusal'> {
-  const why = refusal ?? treesRefusal(spec.trees.map(t => t.tree)) ?? depthRefusal(spec.trees.reduce((deepest, { tree }) => Math.max(deepest, treeDepth(tree.left, tree.right)), 0))
-  return why !== undefined ? { explainRefusal: `${kind}: ${why}` } : { shapSpace: spec.space, shapValues: treeExplainer(spec) }
+  if (refusal !== undefined) return { explainRefusal: `${kind}: ${refusal}` }
+  // Each tree's depth once: the bound reads it now, the explainer's path scratch later.
+  const depths = spec.trees.map(({ tree }) => treeDepth(tree.left, tree.right))
+  const why = treesRefusal(spec.trees.map(t => t.tree)) ?? depthRefusal(depths.reduce((a, b) => Math.max(a, b), 0))
+  return why !== undefined ? { explainRefusal: `${kind}: ${why}` } : { shapSpace: spec.space, shapValues: treeExplainer(spec, depths) }
 }
 
 /** The spec of trees explained in probability space, each tree's class counts or fractions scaled by `scale`. */
@@ -60,7 +63,7 @@ export function probabilitySpec (trees: readonly TreeState[], nClasses: number, 
   }
 }
 
-function shapTree (part: ExplainedTree, slots: ShapFeatures): ShapTree {
+function shapTree (part: ExplainedTree, slots: ShapFeatures, maxDepth: number): ShapTree {
   const { tree, width, scale, normalize } = part
   const values = new Float64Array(tree.nodeCount * width)
   for (let node = 0; node < tree.nodeCount; node++) {
@@ -74,7 +77,7 @@ function shapTree (part: ExplainedTree, slots: ShapFeatures): ShapTree {
   }
   fillExpectations(tree.left, tree.right, tree.cover, values, width)
   const slot = Int32Array.from(tree.feature, (f, node) => tree.left[node]! < 0 ? -1 : slots.slotOf(f))
-  return { left: tree.left, right: tree.right, slot, cover: tree.cover, values, width, maxDepth: treeDepth(tree.left, tree.right) }
+  return { left: tree.left, right: tree.right, slot, cover: tree.cover, values, width, maxDepth }
 }
 
 /** The child a float32 row goes to at each internal node (`apply`'s test). */
@@ -87,7 +90,7 @@ function hotChildOf (tree: TreeState, x: Float32Array): (node: number) => number
 }
 
 /** The explainer of `spec`'s trees: built on its first use, then reused (one per thread). */
-function treeExplainer (spec: TreeExplainerSpec): (row: SparseRow) => TreeAttribution {
+function treeExplainer (spec: TreeExplainerSpec, depths: readonly number[]): (row: SparseRow) => TreeAttribution {
   let built: { slots: ShapFeatures, trees: ShapTree[], hot: Array<(node: number) => number>, lookup: RowLookup, expected: Float64Array } | undefined
   const path = new PathScratch()
   const outputs = spec.offset.length
@@ -95,7 +98,7 @@ function treeExplainer (spec: TreeExplainerSpec): (row: SparseRow) => TreeAttrib
     const splits: number[] = []
     for (const { tree } of spec.trees) for (let node = 0; node < tree.nodeCount; node++) if (tree.left[node]! >= 0) splits.push(tree.feature[node]!)
     const slots = new ShapFeatures(splits)
-    const trees = spec.trees.map(part => shapTree(part, slots))
+    const trees = spec.trees.map((part, i) => shapTree(part, slots, depths[i]!))
     const lookup = new RowLookup(spec.nFeatures)
     const hot = spec.trees.map(part => hotChildOf(part.tree, lookup.values))
     // shap's expected value: every tree's root values (scaled) plus the constant start.

@@ -33,7 +33,7 @@ import { defineEstimator, type Classifier, type EstimatorState, type Scores } fr
 import { argmax, expit, logSumExp, numpyRowSum } from '../math.js'
 import { attr, describe, int, items, readClasses, sklearnClass, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { PathScratch, ShapFeatures, addTreeShap, attribution, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
+import { PathScratch, ShapFeatures, addTreeShap, attribution, depthRefusal, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
 import { checkStructure, featureCount, nodeColumn, type TreeState } from './tree.js'
 
 export type HistLoss = 'binomial' | 'multinomial' | 'binary_crossentropy' | 'categorical_crossentropy'
@@ -190,7 +190,7 @@ class DenseRow {
  * `_predictors` explaining output i % K; input float64 (X_DTYPE); base_offset the baseline;
  * model_output 'raw' (the decision function), the only one shap allows with K outputs.
  */
-function explainer (state: HistGradientBoostingState, rawOf: (row: SparseRow) => Float64Array): (row: SparseRow) => TreeAttribution {
+function explainer (state: HistGradientBoostingState, depths: readonly number[], rawOf: (row: SparseRow) => Float64Array): (row: SparseRow) => TreeAttribution {
   const { k, trees } = state
   const outputClasses = k === 1 ? [1] : state.classes.map((_, c) => c)
   let built: { slots: ShapFeatures, shap: ShapTree[], expected: Float64Array, dense: DenseRow } | undefined
@@ -205,7 +205,7 @@ function explainer (state: HistGradientBoostingState, rawOf: (row: SparseRow) =>
       fillExpectations(t.left, t.right, t.cover, values, 1)
       roots[i] = values[0]!
       const slot = Int32Array.from(t.feature, (f, node) => t.left[node]! < 0 ? -1 : slots.slotOf(f))
-      return { left: t.left, right: t.right, slot, cover: t.cover, values, width: 1, maxDepth: treeDepth(t.left, t.right) }
+      return { left: t.left, right: t.right, slot, cover: t.cover, values, width: 1, maxDepth: depths[i]! }
     })
     // shap: values[:, 0].sum(0) + base_offset, values a (trees, nodes, K) array: numpy sums
     // one output's root values pairwise from 0, several outputs' one row after another.
@@ -267,6 +267,8 @@ function create (state: HistGradientBoostingState): Classifier {
     return raw
   }
   const iterations = trees.length / k
+  const depths = trees.map(t => treeDepth(t.left, t.right))
+  const deep = depthRefusal(depths.reduce((a, b) => Math.max(a, b), 0))
   return {
     kind: state.kind,
     nFeatures: state.nFeatures,
@@ -275,8 +277,8 @@ function create (state: HistGradientBoostingState): Classifier {
     hasDecision: true,
     confidence: 'predict_proba',
     params: { loss: 'log_loss', n_iter: iterations, n_trees_per_iteration: k },
-    shapSpace: 'margin',
-    shapValues: explainer(state, rawScores),
+    // Trees past the depth bound are refused like every other family's.
+    ...(deep !== undefined ? { explainRefusal: `${state.kind}: ${deep}` } : { shapSpace: 'margin' as const, shapValues: explainer(state, depths, rawScores) }),
     score: (row: SparseRow): Scores => {
       const raw = rawScores(row)
       if (k === 1) {

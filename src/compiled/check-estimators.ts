@@ -7,8 +7,8 @@
  */
 import { checkStructure, type TreeState } from '../sklearn/classifiers/tree.js'
 import type { Role } from '../sklearn/estimator.js'
-import { Fields, checkRange, shapeProblem, typedArray } from './check-fields.js'
-import { checkAnalyzerOptions, checkTermList, checkTermTable, checkTfidf, checkWordIndex } from './check-text.js'
+import { Fields, checkRange, shapeProblem, typedArray } from '../sklearn/state-fields.js'
+import { checkAnalyzerOptions, checkTermList, checkTermTable, checkTfidf, checkWordIndex } from '../sklearn/vectorizers/text-state-checks.js'
 import { planWordRuns } from '../sklearn/text/analyzer.js'
 import { countCast } from '../sklearn/vectorizers/count-dtype.js'
 

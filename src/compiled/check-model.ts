@@ -9,7 +9,7 @@ import type { AppSource, ServedModelState } from '../model/served-model.js'
 import type { FunctionsModule } from '../preprocess/user-functions.js'
 import { withUserFunctions, type UserFunctions } from '../preprocess/user-functions.js'
 import { preprocessProblem } from '../settings/model-settings.js'
-import { Fields, shapeProblem } from './check-fields.js'
+import { Fields, shapeProblem } from '../sklearn/state-fields.js'
 import { checkEstimatorState } from './check-estimators.js'
 
 /** At most this many notes and members: a load makes a handful. */

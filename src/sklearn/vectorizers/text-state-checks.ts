@@ -6,12 +6,12 @@
  * vocabulary's size. The analyzer's options go through buildAnalyzer, as readAnalyzerOptions
  * sends a pickle's.
  */
-import { buildAnalyzer, type AnalyzerOptions } from '../sklearn/text/analyzer.js'
-import type { TfidfState } from '../sklearn/vectorizers/tfidf-transformer.js'
-import type { TermList } from '../sklearn/vectorizers/term-list.js'
-import type { TermTable } from '../sklearn/vectorizers/term-table.js'
-import { STOP_WORD, type WordIndex } from '../sklearn/vectorizers/word-index.js'
-import { Fields, shapeProblem } from './check-fields.js'
+import { buildAnalyzer, type AnalyzerOptions } from '../text/analyzer.js'
+import type { TfidfState } from './tfidf-transformer.js'
+import type { TermList } from './term-list.js'
+import type { TermTable } from './term-table.js'
+import { STOP_WORD, type WordIndex } from './word-index.js'
+import { Fields, shapeProblem } from '../state-fields.js'
 
 const isPowerOfTwo = (n: number): boolean => n >= 1 && (n & (n - 1)) === 0
 

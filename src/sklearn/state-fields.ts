@@ -1,7 +1,7 @@
 /**
- * Checks of one object read from a compiled file, field by field: the kind of each value,
- * numbers in range, typed arrays of the right kind and length. Each failure is one
- * ERR_MODEL_SHAPE naming the field's path, as the pickle path names the attribute.
+ * Checks of one estimator state object (as a compiled file holds it), field by field: the kind
+ * of each value, numbers in range, typed arrays of the right kind and length. Each failure is
+ * one ERR_MODEL_SHAPE naming the field's path, as the pickle path names the attribute.
  */
 import { ServiceError } from '../errors.js'
 

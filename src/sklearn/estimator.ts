@@ -147,14 +147,20 @@ export interface BuildContext {
   build: <R extends Role>(role: R, value: unknown, where: string) => EstimatorState
 }
 
+/** Checks inner estimators' states through the registry. */
+export interface CheckContext {
+  check: (role: Role, value: unknown, where: string) => void
+}
+
 /** Creates inner estimators from their state through the registry. */
 export interface CreateContext {
   create: <R extends Role>(role: R, state: EstimatorState) => RuntimeOf[R]
 }
 
 /**
- * One estimator module: the class names it serves, how a record of one becomes state, and
- * how state becomes a working object.
+ * One estimator module: the class names it serves, how a record of one becomes state, what
+ * must be true of a state for `create` and scoring to be safe, and how state becomes a
+ * working object.
  */
 export interface EstimatorModule<S extends EstimatorState = EstimatorState, R extends Role = Role> {
   /** Unique; written into every state this module builds. */
@@ -163,10 +169,17 @@ export interface EstimatorModule<S extends EstimatorState = EstimatorState, R ex
   readonly names: readonly string[]
   // Method syntax: the table holds modules of every state type side by side.
   build (record: PyObject, ctx: BuildContext): S
+  /**
+   * Everything `create` and scoring rely on in a state of this type (array lengths and kinds,
+   * indices inside their arrays, trees that are trees), inner states through `ctx`; `where`
+   * names the state's path for messages. `type` and `kind` are checked by the registry.
+   * @throws ServiceError ERR_MODEL_SHAPE naming the path of the first thing wrong.
+   */
+  check (state: unknown, where: string, ctx: CheckContext): asserts state is S
   create (state: S, ctx: CreateContext): RuntimeOf[R]
 }
 
-/** Declares a module with its state type checked against its two functions. */
+/** Declares a module with its state type checked against its functions. */
 export function defineEstimator<S extends EstimatorState, R extends Role> (module: EstimatorModule<S, R>): EstimatorModule<S, R> {
   return Object.freeze(module)
 }

@@ -4,8 +4,9 @@
  * of a vectorizer and steps as a vectorizer of its own (inside a FeatureUnion).
  */
 import { PyObject, PyTuple, isPyObject, type PyValue } from '../pickle/values.js'
-import { defineEstimator, type EstimatorState, type Step, type Vectorizer } from './estimator.js'
+import { defineEstimator, type EstimatorState, type Step, type Vectorizer, type CheckContext } from './estimator.js'
 import { attr, items, shapeError, sklearnClass, unsupported } from './record.js'
+import { Fields } from './state-fields.js'
 
 /** Whether a value is imbalanced-learn's Pipeline (`imblearn.pipeline.Pipeline`), which may hold samplers. */
 export function isImblearnPipeline (value: PyValue): value is PyObject {
@@ -70,6 +71,13 @@ interface TextPipelineState extends EstimatorState {
   readonly steps: readonly EstimatorState[]
 }
 
+/** What create and scoring rely on in a TextPipelineState (from a compiled file, or just built). */
+function check (state: unknown, where: string, ctx: CheckContext): asserts state is TextPipelineState {
+  const f = new Fields(state, where)
+  ctx.check('vectorizer', f.value('vectorizer'), `${where}.vectorizer`)
+  f.list('steps').forEach((s, i) => ctx.check('step', s, `${where}.steps[${i}]`))
+}
+
 /** A Pipeline inside a FeatureUnion: a vectorizer, then steps (a classifier in it is refused as a step). */
 export const textPipeline = defineEstimator<TextPipelineState, 'vectorizer'>({
   type: 'text-pipeline',
@@ -85,5 +93,6 @@ export const textPipeline = defineEstimator<TextPipelineState, 'vectorizer'>({
       steps: rest.map((s, i) => ctx.build('step', s, `${obj.name} step ${i + 2}`))
     }
   },
+  check,
   create: (state, ctx) => chainSteps(ctx.create('vectorizer', state.vectorizer), state.steps.map(s => ctx.create('step', s)))
 })

@@ -25,9 +25,10 @@ import { svcClassifier } from './classifiers/svc.js'
 import { decisionTree } from './classifiers/tree.js'
 import { votingClassifier } from './classifiers/voting.js'
 import { xgboostClassifier } from './classifiers/xgboost.js'
-import type { BuildContext, CreateContext, EstimatorModule, EstimatorState, Role, RuntimeOf } from './estimator.js'
+import type { BuildContext, CheckContext, CreateContext, EstimatorModule, EstimatorState, Role, RuntimeOf } from './estimator.js'
 import { describe, sklearnClass, unsupported } from './record.js'
 import { textPipeline } from './pipeline.js'
+import { Fields, shapeProblem } from './state-fields.js'
 import { columnScale, normalizer } from './steps/scalers.js'
 import { selectFromModel } from './steps/select-from-model.js'
 import { truncatedSvd } from './steps/truncated-svd.js'
@@ -102,6 +103,7 @@ const ROLE_WORDS: Readonly<Record<Role, string>> = { vectorizer: 'vectorizer', s
 
 const buildContext: BuildContext = { build: (role, value, where) => buildEstimator(role, value, where) }
 const createContext: CreateContext = { create: (role, state) => createEstimator(role, state) }
+const checkContext: CheckContext = { check: (role, value, where) => { checkEstimator(role, value, where) } }
 
 /**
  * A record to the state of the estimator it holds, in `role`.
@@ -126,4 +128,20 @@ export function createEstimator<R extends Role> (role: R, state: EstimatorState)
   const module = BY_TYPE.get(state.type)
   assert(module !== undefined && module.role === role, `no ${role} module for state type ${state.type}`)
   return module.create(state, createContext) as RuntimeOf[R]
+}
+
+/**
+ * Checks a state (read from a compiled file, say) as its module's `check` does, after its
+ * `type` names a module of `role`.
+ * @param where names the state's path for messages, e.g. 'state.classifier'.
+ * @throws ServiceError ERR_MODEL_SHAPE naming the path of the first thing wrong.
+ */
+export function checkEstimator (role: Role, value: unknown, where: string): asserts value is EstimatorState {
+  const f = new Fields(value, where)
+  const type = f.string('type')
+  f.string('kind')
+  const found = BY_TYPE.get(type)
+  if (found === undefined || found.role !== role) throw shapeProblem(where, `is a ${type.slice(0, 40)} state, which is not a ${role} a compiled file may carry`)
+  const module: EstimatorModule = found
+  module.check(value, where, checkContext)
 }

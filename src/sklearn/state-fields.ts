@@ -5,6 +5,9 @@
  */
 import { ServiceError } from '../errors.js'
 
+/** The widest feature count a state may declare: indices are int32. */
+export const MAX_FEATURES = 2 ** 31 - 1
+
 export function shapeProblem (where: string, detail: string): ServiceError {
   return new ServiceError('ERR_MODEL_SHAPE', `compiled model: ${where} ${detail}`)
 }

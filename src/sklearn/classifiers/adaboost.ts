@@ -10,12 +10,13 @@
  *   or of d / (K - 1).
  */
 import type { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores, type CheckContext } from '../estimator.js'
 import { argmax, numpySum, softmaxInPlace } from '../math.js'
 import { attr, float64Array, param, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { buildMembers, commonWidth, labelClassIndices } from './inner.js'
+import { buildMembers, checkMembers, commonWidth, labelClassIndices } from './inner.js'
 import { summarize } from '../../pickle/summarize.js'
+import { Fields } from '../state-fields.js'
 
 interface AdaBoostState extends EstimatorState {
   readonly classes: readonly string[]
@@ -98,10 +99,22 @@ function create (state: AdaBoostState, ctx: CreateContext): Classifier {
   }
 }
 
+/** What create and scoring rely on in a AdaBoostState (from a compiled file, or just built). */
+function check (state: unknown, where: string, ctx: CheckContext): asserts state is AdaBoostState {
+  const f = new Fields(state, where)
+  f.strings('classes', 2)
+  const n = checkMembers(f, 'estimators', ctx).length
+  f.array('weights', Float64Array, n)
+  f.number('weightSum')
+  f.bool('real')
+  f.bool('symmetric')
+}
+
 export const adaBoost = defineEstimator<AdaBoostState, 'classifier'>({
   type: 'adaboost',
   role: 'classifier',
   names: ['AdaBoostClassifier'],
   build,
+  check,
   create
 })

@@ -10,11 +10,12 @@
  * - decision_function (when the base estimator has one): the sum of theirs / n_estimators.
  */
 import type { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores, type CheckContext } from '../estimator.js'
 import { argmax } from '../math.js'
 import { attr, int, int32Array, items, readClasses, shapeError } from '../record.js'
 import { dtypeOf, type SparseRow } from '../sparse-row.js'
-import { buildMembers, encodedClassIndices } from './inner.js'
+import { buildMembers, checkMembers, encodedClassIndices } from './inner.js'
+import { Fields, MAX_FEATURES, checkRange, shapeProblem, typedArray } from '../state-fields.js'
 
 interface BaggingState extends EstimatorState {
   readonly classes: readonly string[]
@@ -110,10 +111,23 @@ function create (state: BaggingState, ctx: CreateContext): Classifier {
   }
 }
 
+/** What create and scoring rely on in a BaggingState (from a compiled file, or just built). */
+function check (state: unknown, where: string, ctx: CheckContext): asserts state is BaggingState {
+  const f = new Fields(state, where)
+  f.strings('classes', 2)
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  const n = checkMembers(f, 'estimators', ctx).length
+  const features = f.list('features')
+  if (features.length !== n) throw shapeProblem(`${where}.features`, `are ${features.length} lists for ${n} estimators`)
+  features.forEach((c, i) => checkRange(typedArray(c, `${where}.features[${i}]`, Int32Array), `${where}.features[${i}]`, 0, nFeatures - 1))
+  f.int('nEstimators', 1)
+}
+
 export const bagging = defineEstimator<BaggingState, 'classifier'>({
   type: 'bagging',
   role: 'classifier',
   names: ['BaggingClassifier'],
   build,
+  check,
   create
 })

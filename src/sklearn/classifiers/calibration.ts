@@ -15,11 +15,12 @@
  * calibrators are `calibrators` (pre-0.24 `calibrators_`).
  */
 import { PyObject } from '../../pickle/values.js'
-import { defineEstimator, probabilistic, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, probabilistic, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores, type CheckContext } from '../estimator.js'
 import { argmax, expit, numpySum, softmaxInPlace } from '../math.js'
 import { attr, attrOf, choice, describe, isFloat32, items, num, numericArray, readClasses, shapeError, sklearnClass, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { commonWidth, encodedClassIndices, labelClassIndices } from './inner.js'
+import { Fields, shapeProblem } from '../state-fields.js'
 
 export type CalibrationMethod = 'sigmoid' | 'isotonic' | 'temperature'
 
@@ -254,10 +255,40 @@ function create (state: CalibratedState, ctx: CreateContext): Classifier {
   })
 }
 
+/** A calibrator of `method`: sigmoid's a and b, temperature's beta, isotonic thresholds strictly increasing. */
+function checkCalibrator (c: Fields, method: string): void {
+  c.oneOf('kind', [method])
+  if (method === 'sigmoid') { c.number('a'); c.number('b'); return }
+  if (method === 'temperature') { c.number('beta'); return }
+  const x = c.array('x', Float64Array)
+  c.array('y', Float64Array, x.length)
+  if (x.length === 0) throw shapeProblem(`${c.where}.x`, 'is empty')
+  for (let i = 1; i < x.length; i++) if (!(x[i]! > x[i - 1]!)) throw shapeProblem(`${c.where}.x`, `is not strictly increasing at ${i}`)
+  c.number('min')
+  c.number('max')
+  c.bool('clip')
+}
+
+/** What create and scoring rely on in a CalibratedState (from a compiled file, or just built). */
+function check (state: unknown, where: string, ctx: CheckContext): asserts state is CalibratedState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 2).length
+  f.list('members', 1).forEach((m, i) => {
+    const member = new Fields(m, `${where}.members[${i}]`)
+    ctx.check('classifier', member.value('estimator'), `${member.where}.estimator`)
+    const method = member.oneOf('method', ['sigmoid', 'isotonic', 'temperature'])
+    const calibrators = member.list('calibrators', 1)
+    if (calibrators.length > k || ((method === 'temperature' || k === 2) && calibrators.length !== 1)) throw shapeProblem(`${member.where}.calibrators`, `are ${calibrators.length} for ${k} classes`)
+    calibrators.forEach((c, j) => checkCalibrator(new Fields(c, `${member.where}.calibrators[${j}]`), method))
+  })
+  f.object('params')
+}
+
 export const calibratedClassifier = defineEstimator<CalibratedState, 'classifier'>({
   type: 'calibrated',
   role: 'classifier',
   names: ['CalibratedClassifierCV'],
   build,
+  check,
   create
 })

@@ -9,6 +9,7 @@ import { defineEstimator, probabilistic, type Classifier, type EstimatorState } 
 import { argmax } from '../math.js'
 import { pyStr } from '../python-repr.js'
 import { attr, choice, float64Array, int, param, readClasses, unsupported } from '../record.js'
+import { Fields, MAX_FEATURES } from '../state-fields.js'
 
 interface DummyState extends EstimatorState {
   readonly classes: readonly string[]
@@ -53,10 +54,20 @@ function create (state: DummyState): Classifier {
   })
 }
 
+/** What create and scoring rely on in a DummyState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is DummyState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 1).length
+  f.int('nFeatures', -1, MAX_FEATURES)
+  f.array('proba', Float64Array, k)
+  f.int('classIndex', 0, k - 1)
+}
+
 export const dummyClassifier = defineEstimator<DummyState, 'classifier'>({
   type: 'dummy',
   role: 'classifier',
   names: ['DummyClassifier'],
   build,
+  check,
   create
 })

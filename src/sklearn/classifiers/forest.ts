@@ -10,7 +10,8 @@ import { argmax } from '../math.js'
 import { attr, items, readClasses, shapeError, sklearnClass, unsupported, int } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { explainedBy, probabilitySpec } from './tree-explainer.js'
-import { RowLookup, applyTree, featureCount, readEstimatorTree, storesCounts, addTreeProba, type TreeState } from './tree.js'
+import { RowLookup, applyTree, checkTreeState, featureCount, readEstimatorTree, storesCounts, addTreeProba, type TreeState } from './tree.js'
+import { Fields, MAX_FEATURES } from '../state-fields.js'
 
 interface ForestState extends EstimatorState {
   readonly classes: readonly string[]
@@ -62,10 +63,20 @@ function create (state: ForestState): Classifier {
   })
 }
 
+/** What create and scoring rely on in a ForestState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is ForestState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 2).length
+  const n = f.int('nFeatures', 1, MAX_FEATURES)
+  f.list('trees', 1).forEach((t, i) => checkTreeState(t, `${where}.trees[${i}]`, n, k))
+  f.bool('normalize')
+}
+
 export const forest = defineEstimator<ForestState, 'classifier'>({
   type: 'forest',
   role: 'classifier',
   names: ['RandomForestClassifier', 'ExtraTreesClassifier'],
   build,
+  check,
   create
 })

@@ -21,12 +21,14 @@
  */
 import { NdArray } from '../../pickle/numpy.js'
 import { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores, type CheckContext } from '../estimator.js'
 import { argmax, expit, logSumExp, numpySum, softmaxInPlace } from '../math.js'
 import { attr, choice, describe, float64Array, num, readClasses, shapeError, sklearnClass, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { explainedBy } from './tree-explainer.js'
 import { RowLookup, applyTree, featureCount, readEstimatorTree, type TreeState } from './tree.js'
+import { checkTreeState } from './tree.js'
+import { Fields, MAX_FEATURES, shapeProblem } from '../state-fields.js'
 
 interface GradientBoostingState extends EstimatorState {
   readonly classes: readonly string[]
@@ -188,10 +190,34 @@ function create (state: GradientBoostingState, ctx: CreateContext): Classifier {
   }
 }
 
+/** What create and scoring rely on in a GradientBoostingState (from a compiled file, or just built). */
+function check (state: unknown, where: string, ctx: CheckContext): asserts state is GradientBoostingState {
+  const f = new Fields(state, where)
+  const nClasses = f.strings('classes', 2).length
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  const k = f.int('k', 1)
+  if (k !== (nClasses === 2 ? 1 : nClasses)) throw shapeProblem(`${where}.k`, `is ${k} for ${nClasses} classes`)
+  const trees = f.list('trees', k)
+  if (trees.length % k !== 0) throw shapeProblem(`${where}.trees`, `are ${trees.length}, not stages of ${k}`)
+  // Regression trees: one value per node, read at the leaf.
+  trees.forEach((t, i) => { checkTreeState(t, `${where}.trees[${i}]`, nFeatures, 1); if (new Fields(t, '').int('width', 1, 1) !== 1) throw shapeProblem(`${where}.trees[${i}]`, 'is not a regression tree') })
+  f.number('learningRate')
+  f.bool('exponential')
+  f.bool('since14')
+  f.number('eps')
+  f.nullable('initRaw', name => f.array(name, Float64Array, k))
+  f.nullable('init', name => {
+    ctx.check('classifier', f.value(name), `${where}.${name}`)
+    const own = f.object(name).strings('classes', 1).length
+    if (own !== nClasses) throw shapeProblem(`${where}.init`, `has ${own} classes for ${nClasses}`)
+  })
+}
+
 export const gradientBoosting = defineEstimator<GradientBoostingState, 'classifier'>({
   type: 'gradient-boosting',
   role: 'classifier',
   names: ['GradientBoostingClassifier'],
   build,
+  check,
   create
 })

@@ -34,7 +34,8 @@ import { argmax, expit, logSumExp, numpyRowSum } from '../math.js'
 import { attr, describe, int, items, readClasses, sklearnClass, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { PathScratch, ShapFeatures, addTreeShap, attribution, depthRefusal, fillExpectations, treeDepth, type ShapTree, type TreeAttribution } from '../tree-shap.js'
-import { checkStructure, featureCount, nodeColumn, type TreeState } from './tree.js'
+import { checkStructure, checkTreeState, featureCount, nodeColumn, type TreeState } from './tree.js'
+import { Fields, MAX_FEATURES, shapeProblem } from '../state-fields.js'
 
 export type HistLoss = 'binomial' | 'multinomial' | 'binary_crossentropy' | 'categorical_crossentropy'
 
@@ -298,10 +299,35 @@ function create (state: HistGradientBoostingState): Classifier {
   }
 }
 
+/** What create and scoring rely on in a HistGradientBoostingState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is HistGradientBoostingState {
+  const f = new Fields(state, where)
+  const nClasses = f.strings('classes', 2).length
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  const k = f.int('k', 1)
+  if (k !== (nClasses === 2 ? 1 : nClasses)) throw shapeProblem(`${where}.k`, `is ${k} for ${nClasses} classes`)
+  f.array('baseline', Float64Array, k)
+  const trees = f.list('trees', k)
+  if (trees.length % k !== 0) throw shapeProblem(`${where}.trees`, `are ${trees.length}, not iterations of ${k}`)
+  // Regression trees whose every node has its value and its count (TreeSHAP's cover).
+  trees.forEach((t, i) => {
+    checkTreeState(t, `${where}.trees[${i}]`, nFeatures, 1)
+    const tree = new Fields(t, `${where}.trees[${i}]`)
+    const nodeCount = tree.int('nodeCount', 1)
+    if (tree.int('width', 1, 1) !== 1) throw shapeProblem(tree.where, 'is not a regression tree')
+    tree.array('cover', Float64Array, nodeCount)
+    tree.array('missingGoLeft', Uint8Array, nodeCount)
+  })
+  const loss = f.oneOf('loss', ['binomial', 'multinomial', 'binary_crossentropy', 'categorical_crossentropy'])
+  if ((loss === 'binomial' || loss === 'binary_crossentropy') !== (k === 1)) throw shapeProblem(`${where}.loss`, `is ${loss} for ${k} trees per iteration`)
+  f.bool('since14')
+}
+
 export const histGradientBoosting = defineEstimator<HistGradientBoostingState, 'classifier'>({
   type: 'hist-gradient-boosting',
   role: 'classifier',
   names: ['HistGradientBoostingClassifier'],
   build,
+  check,
   create
 })

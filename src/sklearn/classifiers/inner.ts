@@ -3,8 +3,9 @@
  * registry, their labels mapped onto the outer classes, and one input width they all share.
  */
 import type { PyObject } from '../../pickle/values.js'
-import type { BuildContext, Classifier, EstimatorState } from '../estimator.js'
+import type { BuildContext, CheckContext, Classifier, EstimatorState } from '../estimator.js'
 import { attr, items, shapeError, unsupported } from '../record.js'
+import { type Fields } from '../state-fields.js'
 
 /**
  * The outer class index of each inner label, for an estimator fitted on encoded labels
@@ -56,4 +57,11 @@ export function buildMembers (obj: PyObject, name: string, ctx: BuildContext): E
   const fitted = items(attr(obj, name), `${obj.name}.${name}`)
   if (fitted.length === 0) unsupported(`${obj.name}.${name} is empty`)
   return fitted.map((e, i) => ctx.build('classifier', e, `${obj.name}.${name}[${i}]`))
+}
+
+/** A meta-estimator's inner classifiers, each checked through the registry. */
+export function checkMembers (f: Fields, name: string, ctx: CheckContext): readonly unknown[] {
+  const list = f.list(name, 1)
+  list.forEach((s, i) => ctx.check('classifier', s, `${f.where}.${name}[${i}]`))
+  return list
 }

@@ -42,6 +42,7 @@ import {
 } from '../neighbors/sparse-distances.js'
 import { attr, describe, int, int32Array, isFloat32, num, param, readClasses, shapeError, sklearnVersion, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { Fields, MAX_FEATURES, shapeProblem } from '../state-fields.js'
 
 /** The OpenMP thread count whose tie-breaking is served (see the module comment). */
 export const SKLEARN_THREADS = 1
@@ -328,10 +329,57 @@ function create (state: KNeighborsState): Classifier {
   return probabilistic({ kind: state.kind, nFeatures: state.nFeatures, classes: state.classes, params: state.params, score })
 }
 
+/** Compressed rows (or columns): pointers from 0 to the entries, never going back; each major's minor indices inside `minor`, increasing when `strict`. */
+function checkCompressed (f: Fields, pointers: string, indices: string, major: number, minor: number, strict: boolean): number {
+  const ptr = f.array(pointers, Int32Array, major + 1)
+  const idx = f.indices(indices, 0, minor - 1)
+  if (ptr[0] !== 0 || ptr[major] !== idx.length) throw shapeProblem(`${f.where}.${pointers}`, `does not run from 0 to ${idx.length}`)
+  for (let r = 0; r < major; r++) {
+    if (ptr[r + 1]! < ptr[r]!) throw shapeProblem(`${f.where}.${pointers}`, `goes back at ${r + 1}`)
+    if (strict) for (let p = ptr[r]! + 1; p < ptr[r + 1]!; p++) if (idx[p]! <= idx[p - 1]!) throw shapeProblem(`${f.where}.${indices}`, `do not increase in row ${r}`)
+  }
+  return idx.length
+}
+
+/** A KNeighborsClassifier's training rows, by row and by feature, with their norms. */
+function checkTrainingRows (f: Fields): { nSamples: number, nFeatures: number } {
+  const nSamples = f.int('nSamples', 1)
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  // A training row's columns may come unsorted (scikit-learn keeps them as fitted); by feature, we built them sorted.
+  const nnz = checkCompressed(f, 'indptr', 'indices', nSamples, nFeatures, false)
+  f.array('data', Float64Array, nnz)
+  f.bool('float32')
+  if (checkCompressed(f, 'cscIndptr', 'cscRows', nFeatures, nSamples, true) !== nnz) throw shapeProblem(`${f.where}.cscRows`, `do not hold the ${nnz} entries`)
+  f.array('cscData', Float64Array, nnz)
+  f.array('sqNorms', Float64Array, nSamples)
+  f.array('cscUnit', Float64Array, nnz)
+  return { nSamples, nFeatures }
+}
+
+/** What create and scoring rely on in a KNeighborsState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is KNeighborsState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 1).length
+  const fit = checkTrainingRows(f.object('fit'))
+  if (f.int('nFeatures', 1, MAX_FEATURES) !== fit.nFeatures) throw shapeProblem(`${where}.nFeatures`, `is not the ${fit.nFeatures} of the training rows`)
+  f.int('nNeighbors', 1, fit.nSamples)
+  f.oneOf('weights', ['uniform', 'distance'])
+  f.oneOf('metric', ['euclidean', 'l2', 'manhattan', 'cosine'])
+  f.oneOf('classModeMetric', ['l2', 'manhattan', 'minkowski', null])
+  f.oneOf('sort', ['quicksort', 'introsort'])
+  f.int('threads', 1, 1024)
+  f.bool('float32Metric')
+  f.bool('euclideanReduction')
+  f.bool('fitReducible')
+  f.indices('y', 0, k - 1, fit.nSamples)
+  f.object('params')
+}
+
 export const kNeighborsClassifier = defineEstimator<KNeighborsState, 'classifier'>({
   type: 'k-neighbors',
   role: 'classifier',
   names: ['KNeighborsClassifier'],
   build,
+  check,
   create
 })

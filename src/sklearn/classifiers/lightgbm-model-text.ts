@@ -16,6 +16,7 @@
  * objectives that are not classification are refused, naming them.
  */
 import { shapeError, unsupported } from '../record.js'
+import { type Fields, MAX_FEATURES, shapeProblem } from '../state-fields.js'
 
 /** The output transform of a classification objective (`ObjectiveFunction::ConvertOutput`). */
 export type LightGbmObjective = 'binary' | 'cross_entropy' | 'multiclass' | 'multiclassova'
@@ -318,5 +319,52 @@ export function parseModelText (text: string, bestIteration: number, what: strin
     leafValue: join(new Float64Array(leafStart[used.length]!), t => t.leafValue, leafStart),
     internalCount: counted ? join(new Float64Array(nodes), t => t.internalCount!, nodeStart) : new Float64Array(0),
     leafCount: counted ? join(new Float64Array(leafStart[used.length]!), t => t.leafCount!, leafStart) : new Float64Array(0)
+  }
+}
+
+/**
+ * A LightGBM model's trees side by side: per tree, splits whose children are later splits of
+ * the tree or its leaves, each reached once (so a walk ends at a leaf), split features inside
+ * the row, and no categorical split (bit 0 of decision_type), as the model text reader requires.
+ */
+export function checkLightGbmModel (f: Fields, nClasses: number): void {
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  const objective = f.oneOf('objective', ['binary', 'cross_entropy', 'multiclass', 'multiclassova'])
+  f.number('sigmoid')
+  const outputs = f.int('outputs', 1)
+  if (outputs !== (objective === 'binary' || objective === 'cross_entropy' ? 1 : nClasses) || (outputs === 1 && nClasses !== 2)) throw shapeProblem(`${f.where}.outputs`, `is ${outputs} for ${nClasses} classes and objective ${objective}`)
+  const stored = f.int('storedIterations', 1)
+  // Only the iterations predicted with are kept.
+  const trees = f.int('iterations', 1, stored) * outputs
+  f.bool('averageOutput')
+  f.bool('since47')
+  const nodeStart = f.array('nodeStart', Int32Array, trees + 1)
+  const leafStart = f.array('leafStart', Int32Array, trees + 1)
+  const splitFeature = f.indices('splitFeature', 0, nFeatures - 1)
+  const nodes = splitFeature.length
+  f.array('threshold', Float64Array, nodes)
+  const decisionType = f.array('decisionType', Uint8Array, nodes)
+  const left = f.array('left', Int32Array, nodes)
+  const right = f.array('right', Int32Array, nodes)
+  const leafValue = f.array('leafValue', Float64Array)
+  const internalCount = f.array('internalCount', Float64Array)
+  const leafCount = f.array('leafCount', Float64Array)
+  if (!(internalCount.length === 0 && leafCount.length === 0) && !(internalCount.length === nodes && leafCount.length === leafValue.length)) throw shapeProblem(f.where, 'has node and leaf counts that do not cover its nodes and leaves')
+  for (const c of [internalCount, leafCount]) if (c.some(v => !(v >= 0 && v <= 2 ** 53))) throw shapeProblem(f.where, 'has a node or leaf count that is not a count')
+  if (nodeStart[0] !== 0 || nodeStart[trees] !== nodes || leafStart[0] !== 0 || leafStart[trees] !== leafValue.length) throw shapeProblem(f.where, 'has tree ranges that do not cover its nodes and leaves')
+  decisionType.forEach((d, i) => { if ((d & 1) !== 0 || d > 15) throw shapeProblem(`${f.where}.decisionType`, `[${i}] is ${d}`) })
+  for (let t = 0; t < trees; t++) {
+    const n = nodeStart[t + 1]! - nodeStart[t]!
+    const leaves = leafStart[t + 1]! - leafStart[t]!
+    if (n < 0 || leaves !== n + 1) throw shapeProblem(f.where, `tree ${t} has ${n} splits and ${leaves} leaves`)
+    const parents = new Uint8Array(2 * n + 1)
+    for (let node = 0; node < n; node++) {
+      for (const c of [left[nodeStart[t]! + node]!, right[nodeStart[t]! + node]!]) {
+        if (!(c >= -leaves && c < n) || (c >= 0 && c <= node)) throw shapeProblem(f.where, `tree ${t} node ${node} has the child ${c}`)
+        const id = c >= 0 ? c : n + ~c
+        if (parents[id] !== 0) throw shapeProblem(f.where, `tree ${t} reaches ${c} twice`)
+        parents[id] = 1
+      }
+    }
   }
 }

@@ -35,8 +35,9 @@ import { attr, describe, int, readClasses, shapeError, unsupported } from '../re
 import type { SparseRow } from '../sparse-row.js'
 import { depthRefusal } from '../tree-shap.js'
 import { lightgbmDepth, lightgbmExplainer } from './lightgbm-explainer.js'
-import { parseModelText, type LightGbmModel } from './lightgbm-model-text.js'
+import { checkLightGbmModel, parseModelText, type LightGbmModel } from './lightgbm-model-text.js'
 import { clearRow, loadRow, treeLeaf } from './lightgbm-trees.js'
+import { Fields } from '../state-fields.js'
 
 interface LightGbmState extends EstimatorState {
   readonly classes: readonly string[]
@@ -155,10 +156,19 @@ function explanationOf (kind: string, model: LightGbmModel, rawOf: (row: SparseR
   return why !== undefined ? { explainRefusal: `${kind}: ${why}` } : { shapSpace: 'margin', shapValues: lightgbmExplainer(model, rawOf) }
 }
 
+/** What create and scoring rely on in a LightGbmState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is LightGbmState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 2).length
+  checkLightGbmModel(f.object('model'), k)
+  f.bool('decisionFunction')
+}
+
 export const lightgbmClassifier = defineEstimator<LightGbmState, 'classifier'>({
   type: 'lightgbm',
   role: 'classifier',
   names: ['LGBMClassifier', 'Booster'],
   build,
+  check,
   create
 })

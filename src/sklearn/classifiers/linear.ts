@@ -17,6 +17,7 @@ import { expitFloat32, numpySumFloat32, softmaxFloat32InPlace } from '../float32
 import { argmax, expit, numpySum, softmaxInPlace, sparseDotFloat32, sparseDotPlus, transposed } from '../math.js'
 import { attr, describe, forEachEntry, isFloat32, numericArray, param, readClasses, recordAttr, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { Fields, MAX_FEATURES } from '../state-fields.js'
 
 /**
  * - `ovr`: expit of each decision, normalised over classes (LogisticRegression ovr,
@@ -187,10 +188,26 @@ function create (state: LinearState): Classifier {
   }
 }
 
+/** What create and scoring rely on in a LinearState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is LinearState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 2).length
+  const outputs = k === 2 ? 1 : k
+  const n = f.int('nFeatures', 0, MAX_FEATURES)
+  f.array('coefT', Float64Array, n * outputs)
+  f.array('intercept', Float64Array, outputs)
+  f.oneOf('proba', ['ovr', 'multinomial', 'modified_huber', 'none'])
+  f.bool('coefFloat32')
+  f.bool('interceptFloat32')
+  f.bool('zeroRowUniform')
+  f.object('params')
+}
+
 export const linearClassifier = defineEstimator<LinearState, 'classifier'>({
   type: 'linear',
   role: 'classifier',
   names: ['LogisticRegression', 'LogisticRegressionCV', 'LinearSVC', 'SGDClassifier', 'RidgeClassifier', 'RidgeClassifierCV', 'Perceptron', 'PassiveAggressiveClassifier'],
   build,
+  check,
   create
 })

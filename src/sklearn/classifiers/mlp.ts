@@ -15,6 +15,7 @@ import { defineEstimator, probabilistic, type Classifier, type EstimatorState, t
 import { argmax, expit, softmaxInPlace, sparseDotPlus } from '../math.js'
 import { attr, choice, int, items, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { Fields, MAX_FEATURES, shapeProblem, typedArray } from '../state-fields.js'
 
 export type Activation = 'identity' | 'logistic' | 'tanh' | 'relu'
 
@@ -160,10 +161,28 @@ function create (state: MlpState): Classifier {
   })
 }
 
+/** What create and scoring rely on in a MlpState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is MlpState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 2).length
+  const sizes = f.numbers('sizes')
+  if (sizes.length < 2 || !sizes.every(n => Number.isInteger(n) && n >= 1 && n <= MAX_FEATURES)) throw shapeProblem(`${where}.sizes`, 'are not two or more layer widths')
+  if (sizes[sizes.length - 1] !== (k === 2 ? 1 : k)) throw shapeProblem(`${where}.sizes`, `end in ${sizes[sizes.length - 1]!} outputs for ${k} classes`)
+  const coefs = f.list('coefs', sizes.length - 1)
+  const intercepts = f.list('intercepts', sizes.length - 1)
+  if (coefs.length !== sizes.length - 1 || intercepts.length !== sizes.length - 1) throw shapeProblem(where, `has ${coefs.length} layers of weights for ${sizes.length} widths`)
+  coefs.forEach((c, i) => typedArray(c, `${where}.coefs[${i}]`, Float64Array, sizes[i]! * sizes[i + 1]!))
+  intercepts.forEach((b, i) => typedArray(b, `${where}.intercepts[${i}]`, Float64Array, sizes[i + 1]!))
+  f.oneOf('activation', ['identity', 'relu', 'tanh', 'logistic'])
+  f.oneOf('outActivation', [k === 2 ? 'logistic' : 'softmax'])
+  f.object('params')
+}
+
 export const mlpClassifier = defineEstimator<MlpState, 'classifier'>({
   type: 'mlp',
   role: 'classifier',
   names: ['MLPClassifier'],
   build,
+  check,
   create
 })

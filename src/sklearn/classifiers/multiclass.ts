@@ -15,11 +15,12 @@
  *   stays 0 from 1.7.0 (PR #31228, in the 1.7 changelog).
  */
 import { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores, type CheckContext } from '../estimator.js'
 import { argmax, numpySum, ovrDecisionFunction } from '../math.js'
 import { attr, describe, readClasses, shapeError, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
-import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
+import { buildMembers, checkMembers, commonWidth, encodedClassIndices } from './inner.js'
+import { Fields, shapeProblem } from '../state-fields.js'
 
 /** `_predict_binary` from an inner estimator's scores: its decision value, or the probability of label 1. */
 function binaryScore (e: Classifier, s: Scores): number {
@@ -128,11 +129,28 @@ function createOvr (state: OneVsRestState, ctx: CreateContext): Classifier {
   }
 }
 
+/** A multiclass wrapper's inner classifiers: as many as `expected` gives for its classes (one per class, or per pair). */
+function checkCounted (f: Fields, ctx: CheckContext, expected: (k: number) => number): void {
+  const k = f.strings('classes', 2).length
+  const n = checkMembers(f, 'estimators', ctx).length
+  if (n !== expected(k)) throw shapeProblem(`${f.where}.estimators`, `are ${n} for ${k} classes`)
+  f.object('params')
+}
+
+/** What create and scoring rely on in a OneVsRestState (from a compiled file, or just built). */
+function checkOvr (state: unknown, where: string, ctx: CheckContext): asserts state is OneVsRestState {
+  const f = new Fields(state, where)
+  checkCounted(f, ctx, k => k === 2 ? 1 : k)
+  f.bool('tiesToFirst')
+  f.bool('zeroRowStaysZero')
+}
+
 export const oneVsRestClassifier = defineEstimator<OneVsRestState, 'classifier'>({
   type: 'one-vs-rest',
   role: 'classifier',
   names: ['OneVsRestClassifier'],
   build: buildOvr,
+  check: checkOvr,
   create: createOvr
 })
 
@@ -197,10 +215,17 @@ function createOvo (state: OneVsOneState, ctx: CreateContext): Classifier {
   }
 }
 
+/** What create and scoring rely on in a OneVsOneState (from a compiled file, or just built). */
+function checkOvo (state: unknown, where: string, ctx: CheckContext): asserts state is OneVsOneState {
+  const f = new Fields(state, where)
+  checkCounted(f, ctx, k => (k * (k - 1)) / 2)
+}
+
 export const oneVsOneClassifier = defineEstimator<OneVsOneState, 'classifier'>({
   type: 'one-vs-one',
   role: 'classifier',
   names: ['OneVsOneClassifier'],
   build: buildOvo,
+  check: checkOvo,
   create: createOvo
 })

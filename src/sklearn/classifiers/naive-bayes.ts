@@ -7,6 +7,7 @@ import { defineEstimator, probabilistic, type Classifier, type EstimatorState, t
 import { argmax, logSumExp, numpySum, sparseDotPlus } from '../math.js'
 import { attr, describe, float64Array, param, readClasses, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { Fields, MAX_FEATURES } from '../state-fields.js'
 
 export interface NaiveBayesState extends EstimatorState {
   readonly classes: readonly string[]
@@ -74,10 +75,22 @@ function create (state: NaiveBayesState): Classifier {
   })
 }
 
+/** What create and scoring rely on in a NaiveBayesState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is NaiveBayesState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 1).length
+  const n = f.int('nFeatures', 0, MAX_FEATURES)
+  f.array('weightT', Float64Array, n * k)
+  f.array('offset', Float64Array, k)
+  f.nullable('binarize', name => f.number(name))
+  f.object('params')
+}
+
 export const naiveBayes = defineEstimator<NaiveBayesState, 'classifier'>({
   type: 'naive-bayes',
   role: 'classifier',
   names: ['MultinomialNB', 'ComplementNB', 'BernoulliNB'],
   build,
+  check,
   create
 })

@@ -10,10 +10,11 @@
  * are returned as they are.
  */
 import type { PyObject } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores, type CheckContext } from '../estimator.js'
 import { attr, bool, describe, items, param, readClasses, shapeError, unsupported } from '../record.js'
 import { denseRow, sortedEntries, type SparseRow } from '../sparse-row.js'
-import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
+import { buildMembers, checkMembers, commonWidth, encodedClassIndices } from './inner.js'
+import { Fields, shapeProblem } from '../state-fields.js'
 
 export type StackMethod = 'predict_proba' | 'decision_function' | 'predict'
 
@@ -149,10 +150,24 @@ function create (state: StackingState, ctx: CreateContext): Classifier {
   }
 }
 
+/** What create and scoring rely on in a StackingState (from a compiled file, or just built). */
+function check (state: unknown, where: string, ctx: CheckContext): asserts state is StackingState {
+  const f = new Fields(state, where)
+  f.strings('classes', 2)
+  const n = checkMembers(f, 'estimators', ctx).length
+  const methods = f.list('stackMethods')
+  if (methods.length !== n || !methods.every(m => m === 'predict_proba' || m === 'decision_function' || m === 'predict')) throw shapeProblem(`${where}.stackMethods`, `are not ${n} stack methods`)
+  ctx.check('classifier', f.value('finalEstimator'), `${where}.finalEstimator`)
+  f.bool('passthrough')
+  f.nullable('featureOuts', name => f.numbers(name))
+  f.object('params')
+}
+
 export const stackingClassifier = defineEstimator<StackingState, 'classifier'>({
   type: 'stacking',
   role: 'classifier',
   names: ['StackingClassifier'],
   build,
+  check,
   create
 })

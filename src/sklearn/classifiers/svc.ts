@@ -21,6 +21,7 @@ import { argmax, ovrDecisionFunction, softmaxInPlace } from '../math.js'
 import { attr, attrOf, bool, describe, int, num, numericArray, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import { sortedEntries, type SparseRow } from '../sparse-row.js'
 import { summarize } from '../../pickle/summarize.js'
+import { Fields, MAX_FEATURES, shapeProblem } from '../state-fields.js'
 
 /** The kernels served ('precomputed' and callables are not). */
 export type SvmKernel = 'linear' | 'poly' | 'rbf' | 'sigmoid'
@@ -535,11 +536,43 @@ function create (state: SvcState): Classifier {
   }
 }
 
+/** What create and scoring rely on in a SvcState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is SvcState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 2).length
+  const pairs = (k * (k - 1)) / 2
+  f.oneOf('kernel', ['linear', 'poly', 'rbf', 'sigmoid'])
+  f.number('gamma')
+  f.number('coef0')
+  f.int('degree', -(2 ** 31))
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  // Support vectors as CSR: row pointers from 0 to the entries, never going back, columns inside the row.
+  const ptr = f.array('svIndptr', Int32Array)
+  const l = ptr.length - 1
+  if (l < 0) throw shapeProblem(`${where}.svIndptr`, 'is empty')
+  const idx = f.indices('svIndices', 0, nFeatures - 1)
+  f.array('svValues', Float64Array, idx.length)
+  if (ptr[0] !== 0 || ptr[l] !== idx.length) throw shapeProblem(`${where}.svIndptr`, `does not run from 0 to ${idx.length}`)
+  for (let s = 0; s < l; s++) if (ptr[s + 1]! < ptr[s]!) throw shapeProblem(`${where}.svIndptr`, `goes back at ${s + 1}`)
+  f.bool('svSorted')
+  const nSupport = f.indices('nSupport', 0, l, k)
+  if (nSupport.reduce((a, b) => a + b, 0) !== l) throw shapeProblem(`${where}.nSupport`, `does not sum to the ${l} support vectors`)
+  f.array('dualCoef', Float64Array, (k - 1) * l)
+  f.array('intercept', Float64Array, pairs)
+  const probA = f.nullable('probA', name => f.array(name, Float64Array, pairs))
+  const probB = f.nullable('probB', name => f.array(name, Float64Array, pairs))
+  if ((probA === null) !== (probB === null)) throw shapeProblem(where, 'has one of probA and probB')
+  f.bool('ovr')
+  f.bool('breakTies')
+  f.object('params')
+}
+
 /** SVC and NuSVC (libsvm C_SVC / NU_SVC), sparse- or dense-fitted. */
 export const svcClassifier = defineEstimator<SvcState, 'classifier'>({
   type: 'svc',
   role: 'classifier',
   names: ['SVC', 'NuSVC'],
   build,
+  check,
   create
 })

@@ -17,6 +17,8 @@ import type { SparseRow } from '../sparse-row.js'
 import { RowLookup } from './row-lookup.js'
 import type { TreeState } from './tree-state.js'
 import { explainedBy, probabilitySpec } from './tree-explainer.js'
+import { MAX_FEATURES } from '../state-fields.js'
+import { Fields, shapeProblem } from '../state-fields.js'
 
 export { RowLookup }
 
@@ -57,6 +59,26 @@ function readTree (tree: PyObject, what: string, nFeatures: number): TreeState {
   const state = { nodeCount, left, right, feature, threshold, missingGoLeft, values, width, cover }
   checkStructure(state, what, nFeatures, int(tree, 'max_depth', -1))
   return state
+}
+
+/** A TreeState read from a compiled file: its arrays of the node count, then checkStructure. */
+export function checkTreeState (value: unknown, where: string, nFeatures: number, nClasses: number): void {
+  const f = new Fields(value, where)
+  const nodeCount = f.int('nodeCount', 1)
+  const width = f.int('width', nClasses)
+  const tree: TreeState = {
+    nodeCount,
+    left: f.array('left', Int32Array, nodeCount),
+    right: f.array('right', Int32Array, nodeCount),
+    feature: f.array('feature', Int32Array, nodeCount),
+    threshold: f.array('threshold', Float64Array, nodeCount),
+    missingGoLeft: f.array('missingGoLeft', Uint8Array),
+    values: f.array('values', Float64Array, nodeCount * width),
+    width,
+    cover: f.array('cover', Float64Array)
+  }
+  if (tree.missingGoLeft.length !== 0 && tree.missingGoLeft.length !== nodeCount) throw shapeProblem(`${where}.missingGoLeft`, `has ${tree.missingGoLeft.length} values for ${nodeCount} nodes`)
+  checkStructure(tree, where, nFeatures, -1)
 }
 
 /** Every node but the root has one parent that comes before it; splits use real features; depth within max_depth. */
@@ -181,10 +203,19 @@ function create (state: DecisionTreeState): Classifier {
   })
 }
 
+/** What create and scoring rely on in a DecisionTreeState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is DecisionTreeState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 2).length
+  checkTreeState(f.value('tree'), `${where}.tree`, f.int('nFeatures', 1, MAX_FEATURES), k)
+  f.bool('normalize')
+}
+
 export const decisionTree = defineEstimator<DecisionTreeState, 'classifier'>({
   type: 'decision-tree',
   role: 'classifier',
   names: ['DecisionTreeClassifier', 'ExtraTreeClassifier'],
   build,
+  check,
   create
 })

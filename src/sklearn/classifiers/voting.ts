@@ -9,12 +9,13 @@
  */
 import { NdArray } from '../../pickle/numpy.js'
 import { PyTuple, type PyObject, type PyValue } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores } from '../estimator.js'
+import { defineEstimator, type BuildContext, type Classifier, type CreateContext, type EstimatorState, type Scores, type CheckContext } from '../estimator.js'
 import { argmax } from '../math.js'
 import { attr, choice, describe, items, param, readClasses, shapeError, toFloat64, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { meanAttribution } from '../tree-shap.js'
-import { buildMembers, commonWidth, encodedClassIndices } from './inner.js'
+import { buildMembers, checkMembers, commonWidth, encodedClassIndices } from './inner.js'
+import { Fields, shapeProblem } from '../state-fields.js'
 
 /** A number from a weights list or array (ints, floats, bools). */
 function weightValue (v: PyValue, what: string): number {
@@ -140,10 +141,22 @@ function create (state: VotingState, ctx: CreateContext): Classifier {
   }
 }
 
+/** What create and scoring rely on in a VotingState (from a compiled file, or just built). */
+function check (state: unknown, where: string, ctx: CheckContext): asserts state is VotingState {
+  const f = new Fields(state, where)
+  f.strings('classes', 2)
+  const voting = f.oneOf('voting', ['hard', 'soft'])
+  const n = checkMembers(f, 'estimators', ctx).length
+  const weights = f.nullable('weights', name => f.array(name, Float64Array, n))
+  if (voting === 'soft' && weights !== null && weights.reduce((a, b) => a + b, 0) === 0) throw shapeProblem(`${where}.weights`, 'sum to zero')
+  f.object('params')
+}
+
 export const votingClassifier = defineEstimator<VotingState, 'classifier'>({
   type: 'voting',
   role: 'classifier',
   names: ['VotingClassifier'],
   build,
+  check,
   create
 })

@@ -4,6 +4,7 @@
  * margins. xgboost.ts reads the booster into this state; xgboost-tree-shap.ts explains it.
  */
 import type { SparseRow } from '../sparse-row.js'
+import { type Fields, MAX_FEATURES, shapeProblem } from '../state-fields.js'
 
 /** The trees a prediction uses, their nodes side by side (node ids global to all trees). */
 export interface BoosterState {
@@ -101,4 +102,47 @@ export function boosterMargins (b: BoosterState, x: BoosterRow): Float32Array {
   // A Float32Array element rounds each sum to float32, as `preds[...] += leaf` does.
   for (let t = 0; t < b.treeGroup.length; t++) margin[b.treeGroup[t]!] += b.value[boosterLeaf(b, t, x)]!
   return margin
+}
+
+/**
+ * An xgboost booster's trees side by side (with each node's cover): each tree's nodes within its range, each split's
+ * children two adjacent nodes after it in the same tree reached once from the root (so a walk
+ * ends at a leaf), its missing-value child one of them, its feature inside the row.
+ */
+export function checkBooster (f: Fields, nGroups: number): void {
+  const nFeatures = f.int('nFeatures', 1, MAX_FEATURES)
+  if (f.int('nGroups', 1) !== nGroups) throw shapeProblem(`${f.where}.nGroups`, `is not ${nGroups}`)
+  const treeGroup = f.indices('treeGroup', 0, nGroups - 1)
+  const trees = treeGroup.length
+  const left = f.array('left', Int32Array)
+  const nodes = left.length
+  const start = f.array('treeStart', Int32Array, trees + 1)
+  const defaultChild = f.array('defaultChild', Int32Array, nodes)
+  const feature = f.array('feature', Int32Array, nodes)
+  f.array('value', Float32Array, nodes)
+  // Each node's cover (sum_hessian), which TreeSHAP divides by: any float32, as xgboost's divisions take any.
+  f.array('cover', Float32Array, nodes)
+  f.array('baseMargins', Float32Array, nGroups)
+  f.number('missing')
+  if (start[0] !== 0 || start[trees]! > nodes) throw shapeProblem(`${f.where}.treeStart`, `does not run from 0 to at most ${nodes}`)
+  const seen = new Uint8Array(nodes)
+  for (let t = 0; t < trees; t++) {
+    const base = start[t]!
+    const end = start[t + 1]!
+    if (!(end > base)) throw shapeProblem(`${f.where}.treeStart`, `gives tree ${t} no nodes`)
+    const stack = [base]
+    while (stack.length > 0) {
+      const node = stack.pop()!
+      const l = left[node]!
+      if (l === -1) continue
+      if (!(l > node && l + 1 < end)) throw shapeProblem(`${f.where}.left`, `[${node}] is ${l}, not two nodes after it in tree ${t}`)
+      if (defaultChild[node] !== l && defaultChild[node] !== l + 1) throw shapeProblem(`${f.where}.defaultChild`, `[${node}] is neither child`)
+      if (!(feature[node]! >= 0 && feature[node]! < nFeatures)) throw shapeProblem(`${f.where}.feature`, `[${node}] is ${feature[node]!}, outside 0..${nFeatures - 1}`)
+      for (const child of [l, l + 1]) {
+        if (seen[child] === 1) throw shapeProblem(`${f.where}.left`, `reaches node ${child} twice`)
+        seen[child] = 1
+        stack.push(child)
+      }
+    }
+  }
 }

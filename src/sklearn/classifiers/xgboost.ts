@@ -49,7 +49,8 @@ import type { SparseRow } from '../sparse-row.js'
 import type { TreeAttribution } from '../tree-shap.js'
 import { depthRefusal } from '../tree-shap.js'
 import { boosterDepth, xgboostShap } from '../xgboost-tree-shap.js'
-import { BoosterRow, boosterLeaf, boosterMargins, type BoosterState } from './xgboost-booster.js'
+import { BoosterRow, boosterLeaf, boosterMargins, checkBooster, type BoosterState } from './xgboost-booster.js'
+import { Fields } from '../state-fields.js'
 
 export { BoosterRow, boosterLeaf, boosterMargins, type BoosterState } from './xgboost-booster.js'
 
@@ -475,10 +476,20 @@ function create (state: XgbState): Classifier {
   })
 }
 
+/** What create and scoring rely on in a XgbState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is XgbState {
+  const f = new Fields(state, where)
+  const k = f.strings('classes', 2).length
+  const objective = f.oneOf('objective', ['binary:logistic', 'multi:softprob', 'multi:softmax'])
+  checkBooster(f.object('booster'), objective === 'binary:logistic' ? 1 : k)
+  f.object('params')
+}
+
 export const xgboostClassifier = defineEstimator<XgbState, 'classifier'>({
   type: 'xgboost',
   role: 'classifier',
   names: ['XGBClassifier'],
   build,
+  check,
   create
 })

@@ -4,6 +4,7 @@
  */
 import type { Step } from '../estimator.js'
 import { dtypeOf, type SparseRow } from '../sparse-row.js'
+import { type Fields, checkRange, shapeProblem } from '../state-fields.js'
 
 /** Old column -> new column, or -1 for a column the mask drops. */
 function columnMap (mask: Uint8Array): Int32Array {
@@ -38,4 +39,11 @@ export function createSelection (kind: string, mask: Uint8Array, params: Readonl
   const source = new Int32Array(kept)
   map.forEach((k, j) => { if (k >= 0) source[k] = j })
   return { kind, nFeaturesIn: mask.length, nFeaturesOut: kept, params: { ...params, features_kept: kept }, transform: row => selectColumns(row, map), sourceFeature: j => source[j]! }
+}
+
+/** A selector's support mask: zeros and ones, at least one feature kept. */
+export function checkMask (f: Fields): void {
+  const mask = f.array('mask', Uint8Array)
+  checkRange(mask, `${f.where}.mask`, 0, 1)
+  if (!mask.includes(1)) throw shapeProblem(`${f.where}.mask`, 'selects no feature')
 }

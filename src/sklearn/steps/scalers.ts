@@ -13,6 +13,7 @@ import { defineEstimator, type EstimatorState, type Step } from '../estimator.js
 import { attr, bool, choice, float64Array, int, isFloat32, numericArray, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
 import { normalizeInPlace } from '../vectorizers/tfidf-transformer.js'
+import { Fields, MAX_FEATURES, shapeProblem } from '../state-fields.js'
 
 interface ColumnScaleState extends EstimatorState {
   /** 1 / scale_ per column, or an empty array for no scaling. */
@@ -53,11 +54,21 @@ function createColumnScale (state: ColumnScaleState): Step {
   }
 }
 
+/** What create and scoring rely on in a ColumnScaleState (from a compiled file, or just built). */
+function checkColumnScale (state: unknown, where: string): asserts state is ColumnScaleState {
+  const f = new Fields(state, where)
+  const n = f.int('nFeatures', -1, MAX_FEATURES)
+  const reciprocal = f.array('reciprocal', Float64Array)
+  if (reciprocal.length !== 0 && reciprocal.length !== n) throw shapeProblem(`${where}.reciprocal`, `has ${reciprocal.length} values for ${n} features`)
+  f.bool('clip')
+}
+
 export const columnScale = defineEstimator<ColumnScaleState, 'step'>({
   type: 'column-scale',
   role: 'step',
   names: ['MaxAbsScaler', 'StandardScaler'],
   build: buildColumnScale,
+  check: checkColumnScale,
   create: createColumnScale
 })
 
@@ -79,11 +90,19 @@ function maxNormalizeInPlace (values: Float64Array, nFeatures: number, float32: 
   for (let k = 0; k < values.length; k++) values[k] = float32 ? Math.fround(values[k]! / norm) : values[k]! / norm
 }
 
+/** What create and scoring rely on in a NormalizerState (from a compiled file, or just built). */
+function checkNormalizer (state: unknown, where: string): asserts state is NormalizerState {
+  const f = new Fields(state, where)
+  f.oneOf('norm', ['l1', 'l2', 'max'])
+  f.int('nFeatures', -1, MAX_FEATURES)
+}
+
 export const normalizer = defineEstimator<NormalizerState, 'step'>({
   type: 'normalizer',
   role: 'step',
   names: ['Normalizer'],
   build: obj => ({ type: 'normalizer', kind: obj.name, norm: choice(obj, 'norm', ['l1', 'l2', 'max'], 'l2'), nFeatures: int(obj, 'n_features_in_', -1) }),
+  check: checkNormalizer,
   create: state => ({
     kind: state.kind,
     nFeaturesIn: state.nFeatures,

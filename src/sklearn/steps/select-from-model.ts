@@ -17,6 +17,8 @@ import { describe, int, isFloat32, numericArray, param, toFloat64, unsupported }
 import { createSelection } from './column-selection.js'
 import { featureImportances } from './feature-importances.js'
 import { summarize } from '../../pickle/summarize.js'
+import { checkMask } from './column-selection.js'
+import { Fields } from '../state-fields.js'
 
 interface SelectFromModelState extends EstimatorState {
   readonly mask: Uint8Array
@@ -103,10 +105,18 @@ function create (state: SelectFromModelState): Step {
   return createSelection(state.kind, state.mask, { threshold: state.threshold })
 }
 
+/** What create and scoring rely on in a SelectFromModelState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is SelectFromModelState {
+  const f = new Fields(state, where)
+  checkMask(f)
+  f.number('threshold')
+}
+
 export const selectFromModel = defineEstimator<SelectFromModelState, 'step'>({
   type: 'select-from-model',
   role: 'step',
   names: ['SelectFromModel'],
   build,
+  check,
   create
 })

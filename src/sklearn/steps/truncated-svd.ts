@@ -8,6 +8,7 @@ import { defineEstimator, type EstimatorState, type Step } from '../estimator.js
 import { sparseDotFloat32, sparseDotPlus, transposed } from '../math.js'
 import { attr, isFloat32, numericArray, toFloat64 } from '../record.js'
 import { denseRow, type SparseRow } from '../sparse-row.js'
+import { Fields, MAX_FEATURES } from '../state-fields.js'
 
 interface TruncatedSvdState extends EstimatorState {
   /** components_ transposed: nFeatures rows of nComponents values. */
@@ -39,10 +40,20 @@ function create (state: TruncatedSvdState): Step {
   }
 }
 
+/** What create and scoring rely on in a TruncatedSvdState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is TruncatedSvdState {
+  const f = new Fields(state, where)
+  const n = f.int('nFeatures', 0, MAX_FEATURES)
+  const k = f.int('nComponents', 1, MAX_FEATURES)
+  f.array('componentsT', Float64Array, n * k)
+  f.bool('float32')
+}
+
 export const truncatedSvd = defineEstimator<TruncatedSvdState, 'step'>({
   type: 'truncated-svd',
   role: 'step',
   names: ['TruncatedSVD'],
   build,
+  check,
   create
 })

@@ -16,6 +16,8 @@ import { defineEstimator, type EstimatorState, type Step } from '../estimator.js
 import { attr, choice, float64Array, isFloat32, num, numericArray, param, unsupported } from '../record.js'
 import { createSelection } from './column-selection.js'
 import { summarize } from '../../pickle/summarize.js'
+import { checkMask } from './column-selection.js'
+import { Fields } from '../state-fields.js'
 
 interface SelectionState extends EstimatorState {
   readonly mask: Uint8Array
@@ -139,10 +141,18 @@ function create (state: SelectionState): Step {
   return createSelection(state.kind, state.mask, state.params)
 }
 
+/** What create and scoring rely on in a SelectionState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is SelectionState {
+  const f = new Fields(state, where)
+  checkMask(f)
+  f.object('params')
+}
+
 export const univariateSelection = defineEstimator<SelectionState, 'step'>({
   type: 'univariate-selection',
   role: 'step',
   names: ['SelectKBest', 'SelectPercentile', 'SelectFpr', 'SelectFdr', 'SelectFwe', 'GenericUnivariateSelect', 'VarianceThreshold'],
   build,
+  check,
   create
 })

@@ -6,9 +6,10 @@
  * by the widths before it). The result is float64 unless every block is float32.
  */
 import { PyTuple, type PyObject } from '../../pickle/values.js'
-import { defineEstimator, type BuildContext, type CreateContext, type EstimatorState, type TermCoverage, type Vectorizer } from '../estimator.js'
+import { defineEstimator, type BuildContext, type CreateContext, type EstimatorState, type TermCoverage, type Vectorizer, type CheckContext } from '../estimator.js'
 import { attr, describe, items, param, unsupported } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { Fields } from '../state-fields.js'
 
 interface UnionMember {
   readonly name: string
@@ -80,10 +81,22 @@ function create (state: FeatureUnionState, ctx: CreateContext): Vectorizer {
   }
 }
 
+/** What create and scoring rely on in a FeatureUnionState (from a compiled file, or just built). */
+function check (state: unknown, where: string, ctx: CheckContext): asserts state is FeatureUnionState {
+  const f = new Fields(state, where)
+  f.list('members', 1).forEach((m, i) => {
+    const member = new Fields(m, `${where}.members[${i}]`)
+    member.string('name')
+    member.nullable('weight', name => member.number(name))
+    ctx.check('vectorizer', member.value('state'), `${member.where}.state`)
+  })
+}
+
 export const featureUnion = defineEstimator<FeatureUnionState, 'vectorizer'>({
   type: 'feature-union',
   role: 'vectorizer',
   names: ['FeatureUnion'],
   build,
+  check,
   create
 })

@@ -15,6 +15,8 @@ import { FeatureCounter } from './feature-counter.js'
 import { murmurhash3Utf8, murmurhash3Words } from './murmurhash.js'
 import { normalizeInPlace } from './tfidf-transformer.js'
 import { analyzerParams, readAnalyzerOptions } from './vocabulary-vectorizer.js'
+import { checkAnalyzerOptions } from './text-state-checks.js'
+import { Fields, MAX_FEATURES } from '../state-fields.js'
 
 interface HashingVectorizerState extends EstimatorState {
   readonly analyzer: AnalyzerOptions
@@ -81,10 +83,22 @@ function create (state: HashingVectorizerState): Vectorizer {
   }
 }
 
+/** What create and scoring rely on in a HashingVectorizerState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is HashingVectorizerState {
+  const f = new Fields(state, where)
+  checkAnalyzerOptions(f.value('analyzer'), `${where}.analyzer`)
+  f.int('nFeatures', 1, MAX_FEATURES)
+  f.bool('alternateSign')
+  f.bool('binary')
+  f.oneOf('norm', ['l1', 'l2', null])
+  f.bool('float32')
+}
+
 export const hashingVectorizer = defineEstimator<HashingVectorizerState, 'vectorizer'>({
   type: 'hashing-vectorizer',
   role: 'vectorizer',
   names: ['HashingVectorizer'],
   build,
+  check,
   create
 })

@@ -1,13 +1,11 @@
 /**
- * Checks of a vectorizer's text tables read from a compiled file. The pickle path builds
- * these tables itself from `vocabulary_`; a compiled file carries them built, so what their
- * look-ups rely on is checked instead: every index inside its array, every open-addressing
- * table a power of two with an empty slot (a probe always ends), every feature id below the
- * vocabulary's size. The analyzer's options go through buildAnalyzer, as readAnalyzerOptions
- * sends a pickle's.
+ * Checks of a vectorizer's text tables, as its module's `check` runs them on a state just
+ * built from `vocabulary_` or read from a compiled file: what their look-ups rely on, every
+ * index inside its array, every open-addressing table a power of two with an empty slot (a
+ * probe always ends), every feature id below the vocabulary's size. The analyzer's options
+ * go through buildAnalyzer, as readAnalyzerOptions sends a pickle's.
  */
 import { buildAnalyzer, type AnalyzerOptions } from '../text/analyzer.js'
-import type { TfidfState } from './tfidf-transformer.js'
 import type { TermList } from './term-list.js'
 import type { TermTable } from './term-table.js'
 import { STOP_WORD, type WordIndex } from './word-index.js'
@@ -104,16 +102,4 @@ export function checkAnalyzerOptions (value: unknown, where: string): AnalyzerOp
 function checkCallables (f: Fields): NonNullable<AnalyzerOptions['callables']> {
   const name = (key: string): string | null => f.nullable(key, k => f.string(k))
   return { preprocessor: name('preprocessor'), tokenizer: name('tokenizer'), analyzer: name('analyzer') }
-}
-
-/** TF-IDF's settings; idf, when there is one, of `nFeatures` values (or any length when -1). */
-export function checkTfidf (value: unknown, where: string, nFeatures: number): TfidfState {
-  const f = new Fields(value, where)
-  return {
-    sublinearTf: f.bool('sublinearTf'),
-    idf: f.nullable('idf', name => f.array(name, Float64Array, nFeatures < 0 ? undefined : nFeatures)),
-    idfFloat32: f.bool('idfFloat32'),
-    reverses: f.bool('reverses'),
-    norm: f.oneOf('norm', ['l1', 'l2', null] as const)
-  }
 }

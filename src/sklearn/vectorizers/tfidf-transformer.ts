@@ -16,6 +16,7 @@ import { defineEstimator, type EstimatorState } from '../estimator.js'
 import { numpyLogFloat32 } from '../float32.js'
 import { attr, bool, describe, forEachEntry, isFloat32, numericArray, param, shapeError, toFloat64, unsupported, writtenSince } from '../record.js'
 import type { SparseRow } from '../sparse-row.js'
+import { Fields, MAX_FEATURES, shapeProblem } from '../state-fields.js'
 
 export interface TfidfState {
   readonly sublinearTf: boolean
@@ -139,6 +140,26 @@ interface TfidfTransformerState extends EstimatorState {
   readonly nFeatures: number
 }
 
+/** TF-IDF's settings; idf, when there is one, of `nFeatures` values (or any length when -1). */
+export function checkTfidf (value: unknown, where: string, nFeatures: number): TfidfState {
+  const f = new Fields(value, where)
+  return {
+    sublinearTf: f.bool('sublinearTf'),
+    idf: f.nullable('idf', name => f.array(name, Float64Array, nFeatures < 0 ? undefined : nFeatures)),
+    idfFloat32: f.bool('idfFloat32'),
+    reverses: f.bool('reverses'),
+    norm: f.oneOf('norm', ['l1', 'l2', null] as const)
+  }
+}
+
+/** What create and scoring rely on in a TfidfTransformerState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is TfidfTransformerState {
+  const f = new Fields(state, where)
+  const n = f.int('nFeatures', -1, MAX_FEATURES)
+  const tfidf = checkTfidf(f.value('tfidf'), `${where}.tfidf`, n)
+  if ((tfidf.idf === null) !== (n === -1)) throw shapeProblem(`${where}.nFeatures`, `is ${n} for ${tfidf.idf === null ? 'no idf' : `an idf of ${tfidf.idf.length}`}`)
+}
+
 export const tfidfTransformer = defineEstimator<TfidfTransformerState, 'step'>({
   type: 'tfidf-transformer',
   role: 'step',
@@ -148,6 +169,7 @@ export const tfidfTransformer = defineEstimator<TfidfTransformerState, 'step'>({
     const nFeatures = tfidf.idf?.length ?? -1
     return { type: 'tfidf-transformer', kind: obj.name, tfidf, nFeatures }
   },
+  check,
   create: state => ({
     kind: state.kind,
     nFeaturesIn: state.nFeatures,

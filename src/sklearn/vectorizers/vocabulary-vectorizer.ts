@@ -20,8 +20,10 @@ import { packTerms, termAt, type TermList } from './term-list.js'
 import { buildTermTable, lookupRange, type TermTable } from './term-table.js'
 import { NEEDS_EXACT_PATH, buildWordIndex, forEachFeatureOfIds, scanTokenIds, type IdBuffer, type WordIndex } from './word-index.js'
 import { countCast } from './count-dtype.js'
-import { applyTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
+import { applyTfidf, checkTfidf, readTfidf, tfidfParams, type TfidfState } from './tfidf-transformer.js'
 import { summarize } from '../../pickle/summarize.js'
+import { checkAnalyzerOptions, checkTermList, checkTermTable, checkWordIndex } from './text-state-checks.js'
+import { Fields, shapeProblem } from '../state-fields.js'
 
 export interface VocabularyVectorizerState extends EstimatorState {
   readonly analyzer: AnalyzerOptions
@@ -208,10 +210,27 @@ function create (state: VocabularyVectorizerState): Vectorizer {
   }
 }
 
+/** What create and scoring rely on in a VocabularyVectorizerState (from a compiled file, or just built). */
+function check (state: unknown, where: string): asserts state is VocabularyVectorizerState {
+  const f = new Fields(state, where)
+  const analyzer = checkAnalyzerOptions(f.value('analyzer'), `${where}.analyzer`)
+  const vocabulary = checkTermList(f.value('vocabulary'), `${where}.vocabulary`)
+  const n = vocabulary.count
+  // The vectorizer scans by token ids when the analyzer allows it, else looks terms up.
+  if (planWordRuns(analyzer) !== undefined) checkWordIndex(f.value('words'), `${where}.words`, n)
+  else checkTermTable(f.value('terms'), `${where}.terms`, 0, n - 1)
+  f.bool('binary')
+  f.bool('float32')
+  const dtype = f.nullable('integerDtype', name => f.string(name))
+  if (dtype !== null && countCast(dtype) === null) throw shapeProblem(`${where}.integerDtype`, `is ${JSON.stringify(dtype.slice(0, 40))}, not an integer dtype`)
+  f.nullable('tfidf', name => checkTfidf(f.value(name), `${where}.${name}`, n))
+}
+
 export const vocabularyVectorizer = defineEstimator<VocabularyVectorizerState, 'vectorizer'>({
   type: 'vocabulary-vectorizer',
   role: 'vectorizer',
   names: ['CountVectorizer', 'TfidfVectorizer'],
   build,
+  check,
   create
 })

@@ -12,11 +12,14 @@ import { preprocessProblem } from '../settings/model-settings.js'
 import { Fields, shapeProblem } from '../sklearn/state-fields.js'
 import { checkEstimatorState } from './check-estimators.js'
 
+/** The path every message starts from: the tree's parts, named as in a compiled file. */
+const AT = 'compiled model: '
+
 /** At most this many notes and members: a load makes a handful. */
 const MAX_LIST = 10_000
 
 export function checkNotes (value: unknown): readonly string[] {
-  if (!Array.isArray(value) || value.length > MAX_LIST || !value.every(n => typeof n === 'string')) throw shapeProblem('notes', 'are not a list of lines')
+  if (!Array.isArray(value) || value.length > MAX_LIST || !value.every(n => typeof n === 'string')) throw shapeProblem(`${AT}notes`, 'are not a list of lines')
   return value as string[]
 }
 
@@ -96,14 +99,14 @@ function checkEnsembleState (value: unknown, where: string, functionsFor: Functi
  * @throws ServiceError ERR_MODEL_SHAPE (or ERR_MODEL_UNSUPPORTED) naming the path of the first thing wrong.
  */
 export function checkModelState (value: unknown, app: AppSource | null, functionsFor: FunctionsFor): AnyModelState {
-  const f = new Fields(value, 'state')
-  return f.has('ensemble') ? checkEnsembleState(value, 'state', functionsFor) : checkServedState(value, 'state', functionsFor(app))
+  const f = new Fields(value, `${AT}state`)
+  return f.has('ensemble') ? checkEnsembleState(value, f.where, functionsFor) : checkServedState(value, f.where, functionsFor(app))
 }
 
 /** The settings of every load the file holds (the model's, or each ensemble member's), checked. */
 export function appsOf (state: unknown, app: unknown): Array<AppSource | null> {
-  const f = new Fields(state, 'state')
-  if (!f.has('ensemble')) return [checkApp(app, 'app')]
+  const f = new Fields(state, `${AT}state`)
+  if (!f.has('ensemble')) return [checkApp(app, `${AT}app`)]
   const members = f.object('ensemble').list('members')
-  return members.map((m, i) => checkApp(new Fields(m, `state.ensemble.members[${i}]`).value('app'), `state.ensemble.members[${i}].app`))
+  return members.map((m, i) => checkApp(new Fields(m, `${AT}state.ensemble.members[${i}]`).value('app'), `${AT}state.ensemble.members[${i}].app`))
 }

@@ -2,23 +2,18 @@
  * Reading scikit-learn records (unpickled estimators) into typed state: attribute and
  * parameter access that names the estimator and attribute when something is missing or
  * of the wrong kind, numeric arrays to typed arrays with their shapes checked, labels as
- * Python prints them. Every failure is a ServiceError (ERR_MODEL_UNSUPPORTED for what we
- * do not serve, ERR_MODEL_SHAPE for arrays that do not fit together).
+ * Python prints them. Every failure is one of state-fields.ts's two errors, the ones each
+ * module's `check` reports of a state (ERR_MODEL_UNSUPPORTED for what we do not serve,
+ * ERR_MODEL_SHAPE for arrays that do not fit together).
  */
-import { ServiceError } from '../errors.js'
 import { DType, NdArray, elementAt, type NumericArray } from '../pickle/numpy.js'
 import { SparseMatrix, indexAt } from '../pickle/scipy-sparse.js'
 import { summarize } from '../pickle/summarize.js'
 import { PyFrozenSet, PyGlobal, PyObject, PyTuple, type PyValue } from '../pickle/values.js'
 import { pyStr } from './python-repr.js'
+import { shapeError, unsupported } from './state-fields.js'
 
-export function unsupported (detail: string): never {
-  throw new ServiceError('ERR_MODEL_UNSUPPORTED', detail)
-}
-
-export function shapeError (detail: string): never {
-  throw new ServiceError('ERR_MODEL_SHAPE', detail)
-}
+export { shapeError, unsupported }
 
 /** The scikit-learn class name of a record, or undefined for anything else. */
 export function sklearnClass (value: PyValue): string | undefined {

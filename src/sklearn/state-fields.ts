@@ -1,15 +1,27 @@
 /**
- * Checks of one estimator state object (as a compiled file holds it), field by field: the kind
- * of each value, numbers in range, typed arrays of the right kind and length. Each failure is
- * one ERR_MODEL_SHAPE naming the field's path, as the pickle path names the attribute.
+ * The estimator layer's field kit: the two errors every reader reports (ERR_MODEL_UNSUPPORTED
+ * for what we do not serve, ERR_MODEL_SHAPE for what does not fit together), and the checks of
+ * one state object field by field (the kind of each value, numbers in range, typed arrays of
+ * the right kind and length), each failure naming the field's path. record.ts reads pickle
+ * records with the same errors; each estimator module's `check` reads its state with Fields,
+ * whether the state was just built or read from a compiled file.
  */
 import { ServiceError } from '../errors.js'
+
+export function unsupported (detail: string): never {
+  throw new ServiceError('ERR_MODEL_UNSUPPORTED', detail)
+}
+
+export function shapeError (detail: string): never {
+  throw new ServiceError('ERR_MODEL_SHAPE', detail)
+}
 
 /** The widest feature count a state may declare: indices are int32. */
 export const MAX_FEATURES = 2 ** 31 - 1
 
+/** The error of a field at `where` (a path such as 'compiled model: state.classifier.coefT'). */
 export function shapeProblem (where: string, detail: string): ServiceError {
-  return new ServiceError('ERR_MODEL_SHAPE', `compiled model: ${where} ${detail}`)
+  return new ServiceError('ERR_MODEL_SHAPE', `${where} ${detail}`)
 }
 
 type ArrayKind = Int8ArrayConstructor | Uint8ArrayConstructor | Int32ArrayConstructor | Float32ArrayConstructor | Float64ArrayConstructor | Uint16ArrayConstructor

@@ -1,8 +1,9 @@
 /**
  * The one table of estimators: every scikit-learn class we serve, by name, with the module
- * that builds its state and creates it. The loader, ensembles and meta-estimators build
- * through it, and the "not supported" messages list what it holds, so adding an estimator
- * is one module plus one line here.
+ * that builds its state, checks it and creates it. The loader, ensembles, meta-estimators and
+ * compiled files go through it, and the "not supported" messages list what it holds, so
+ * adding an estimator is one module plus one line here (or one `registerEstimator` call):
+ * it then serves from a pickle and from its compiled file alike.
  */
 import assert from 'node:assert'
 import type { PyValue } from '../pickle/values.js'
@@ -76,13 +77,26 @@ const REFUSED: ReadonlyMap<string, string> = new Map([
   ['ColumnTransformer', 'ColumnTransformer is not supported: it selects columns of a table, and tfidf-serve classifies text (use a FeatureUnion of vectorizers)']
 ])
 
-const BY_NAME: ReadonlyMap<string, EstimatorModule> = new Map(MODULES.flatMap(m => m.names.map(name => [name, m] as const)))
-const BY_TYPE: ReadonlyMap<string, EstimatorModule> = new Map(MODULES.map(m => [m.type, m] as const))
-assert.equal(BY_TYPE.size, MODULES.length, 'estimator module types are unique')
+const BY_NAME = new Map<string, EstimatorModule>()
+const BY_TYPE = new Map<string, EstimatorModule>()
+
+/**
+ * Adds an estimator module to the table, as a line of MODULES does (a module kept outside
+ * this list, such as a test's).
+ * @throws AssertionError when its type or one of its class names is taken already.
+ */
+export function registerEstimator<S extends EstimatorState, R extends Role> (module: EstimatorModule<S, R>): void {
+  assert(!BY_TYPE.has(module.type), `estimator module type ${module.type} is taken`)
+  for (const name of module.names) assert(!BY_NAME.has(name), `estimator class ${name} has a module already`)
+  BY_TYPE.set(module.type, module as unknown as EstimatorModule)
+  for (const name of module.names) BY_NAME.set(name, module as unknown as EstimatorModule)
+}
+
+for (const module of MODULES) registerEstimator(module)
 
 /** The class names served in a role, for messages and README. */
 function supportedNames (role: Role): string[] {
-  return MODULES.filter(m => m.role === role).flatMap(m => m.names)
+  return [...BY_TYPE.values()].filter(m => m.role === role).flatMap(m => m.names)
 }
 
 /** Modules of other libraries whose estimators follow scikit-learn's API: served by class name too. */
@@ -120,7 +134,10 @@ export function buildEstimator (role: Role, value: PyValue, where = ''): Estimat
   if (module === undefined || module.role !== role) {
     return unsupported(`${prefix}${describe(value)} is not a supported ${ROLE_WORDS[role]} (${supportedNames(role).join(', ')})`)
   }
-  return module.build(value as PyObject, buildContext)
+  const state = module.build(value as PyObject, buildContext)
+  // Built states meet the check a compiled file's states meet: what serves from a pickle serves from its compiled file.
+  checkEstimator(role, state, where === '' ? state.kind : where)
+  return state
 }
 
 /** The working estimator for a state made by `buildEstimator`. */

@@ -1,9 +1,12 @@
 /**
  * The estimator layer's contracts. Every scikit-learn class we serve is one module (or one
- * module per close family) that says how its pickle record becomes *state* and how state
- * becomes a working object:
+ * module per close family) that says how its pickle record becomes *state*, what must hold
+ * of a state (`check`: run on every state built, and on every state a compiled file holds),
+ * and how state becomes a working object:
  *
- *   pickle record --build--> state (plain data + typed arrays) --create--> Vectorizer | Step | Classifier
+ *   pickle record --build--.
+ *                           >--> state (plain data + typed arrays) --check--> --create--> Vectorizer | Step | Classifier
+ *   compiled file --read---'
  *
  * State holds no functions, classes or per-feature/per-node objects: only numbers, strings,
  * booleans, typed arrays, arrays of those and nested states. So a model can be built once

@@ -12,7 +12,7 @@ import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
 import type { PhaseTimes, TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
-import { DEFAULT_MODEL_KEY, type PredictResult, type PredictTask, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
+import { COLUMN, DEFAULT_MODEL_KEY, RESULT_COLUMNS, type PredictResult, type PredictTask, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
 import { collectNow } from '../src/pool/collect-garbage.js'
 import { ModelSubscriber, type PublishedModel } from '../src/pool/model-channel.js'
 
@@ -92,8 +92,9 @@ export async function predict (task: PredictTask): Promise<PredictResult> {
   // A traced call's task times the vectorizer and the classifier (a worker has no tracer: the times go back with the result).
   const phases: PhaseTimes | undefined = task.timed === true ? { vectorizeMs: 0, scoreMs: 0 } : undefined
   const n = task.texts.length
-  // The columns of RESULT_COLUMNS, one after another.
-  const columns = new Float64Array(5 * n)
+  // The columns of RESULT_COLUMNS, one after another (messages.ts's COLUMN).
+  const columns = new Float64Array(RESULT_COLUMNS.length * n)
+  const [classAt, confidenceAt, secondsAt, termsAt, knownAt] = [COLUMN.classIndex * n, COLUMN.confidence * n, COLUMN.seconds * n, COLUMN.terms * n, COLUMN.known * n]
   let proba: Float64Array | null = null
   let decision: Float64Array | null = null
   let probaWidth = 0
@@ -104,11 +105,11 @@ export async function predict (task: PredictTask): Promise<PredictResult> {
     coverage.known = 0
     const t0 = performance.now()
     const p = model.predict(task.texts[i]!, coverage, phases)
-    columns[2 * n + i] = (performance.now() - t0) / 1000
-    columns[i] = p.classIndex
-    columns[n + i] = p.confidence
-    columns[3 * n + i] = coverage.terms
-    columns[4 * n + i] = coverage.known
+    columns[secondsAt + i] = (performance.now() - t0) / 1000
+    columns[classAt + i] = p.classIndex
+    columns[confidenceAt + i] = p.confidence
+    columns[termsAt + i] = coverage.terms
+    columns[knownAt + i] = coverage.known
     if (!task.scores) continue
     if (i === 0) {
       probaWidth = p.proba?.length ?? 0

@@ -19,7 +19,7 @@ import { ModelPublisher } from './model-channel.js'
 import { ModelShares } from './model-shares.js'
 import { WorkerStarts } from './worker-starts.js'
 import { watchShare, watchTask, type PoolObserver, type TaskReport } from './task-observer.js'
-import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
+import { COLUMN, DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 import type { EnsembleExplanation, EnsembleSpec } from '../model/ensemble.js'
 import { CLASSIFY_WORKER } from '../layout.js'
@@ -455,7 +455,7 @@ export class ClassifierPool {
       shares.forEach(({ result: r, offset, length }, c) => {
         const at = c * batchSize
         const m = r.columns.length / RESULT_COLUMNS.length
-        RESULT_COLUMNS.forEach((column, k) => { out[column].set(r.columns.subarray(k * m + offset, k * m + offset + length), at) })
+        for (const column of RESULT_COLUMNS) out[column].set(r.columns.subarray(COLUMN[column] * m + offset, COLUMN[column] * m + offset + length), at)
         out.proba?.set(r.proba!.subarray(offset * probaWidth, (offset + length) * probaWidth), at * probaWidth)
         out.decision?.set(r.decision!.subarray(offset * decisionWidth, (offset + length) * decisionWidth), at * decisionWidth)
       })

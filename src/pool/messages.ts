@@ -63,6 +63,11 @@ export interface PredictResult {
 
 export const RESULT_COLUMNS = ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const
 
+export type ResultColumn = typeof RESULT_COLUMNS[number]
+
+/** Where each column starts in a result of `n` texts (row i of column c at `COLUMN[c] * n + i`): the one layout both threads use. */
+export const COLUMN = Object.freeze(Object.fromEntries(RESULT_COLUMNS.map((name, k) => [name, k]))) as Readonly<Record<ResultColumn, number>>
+
 export interface ExplainTask extends ForModel {
   readonly texts: readonly string[]
   readonly topK: number

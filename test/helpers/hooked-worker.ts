@@ -10,7 +10,6 @@ import type { PredictResult, PredictTask } from '../../src/pool/messages.js'
 export const status = real.status
 export const lines = real.lines
 export const explain = real.explain
-export const drop = real.drop
 
 async function hooks (texts: readonly string[]): Promise<void> {
   for (const text of texts) {

@@ -183,8 +183,8 @@ interface RequestRun {
 
 /** What the pool has done with tasks so far, from its own counts. */
 export interface PoolCounts {
-  /** Tasks handed to Piscina (each reached a worker, or was cut in Piscina's queue by a clock). */
-  readonly tasksHanded: number
+  /** Tasks a worker took. */
+  readonly tasksStarted: number
   /** Texts of abandoned requests that never reached a worker. */
   readonly textsDropped: number
 }
@@ -217,7 +217,7 @@ export class ClassifierPool {
   readonly #workerShares: ModelShares
   /** Tasks handed to Piscina and not yet settled (running or in its queue). */
   #handed = 0
-  #tasksHanded = 0
+  #tasksStarted = 0
   #textsDropped = 0
   #observer: TaskObserver | undefined
   #closed = false
@@ -372,7 +372,7 @@ export class ClassifierPool {
   }
 
   get counts (): PoolCounts {
-    return { tasksHanded: this.#tasksHanded, textsDropped: this.#textsDropped }
+    return { tasksStarted: this.#tasksStarted, textsDropped: this.#textsDropped }
   }
 
   get stages (): PoolStages {
@@ -449,6 +449,7 @@ export class ClassifierPool {
     let started = false
     const onStart = (): void => {
       started = true
+      this.#tasksStarted++
       if (chunkClock !== undefined) chunkClock[CHUNK_CLOCK.startedAt] = epochNow()
     }
     const gone = (): void => {
@@ -461,7 +462,6 @@ export class ClassifierPool {
     if (name === 'predict') this.#observer?.(run.key, texts, gatheredChunks ?? Math.ceil(texts / ((task as PredictTask).chunkSize ?? texts)))
     const hand = async (held: object): Promise<unknown> => {
       this.#handed++
-      this.#tasksHanded++
       try {
         return await this.#piscina.run(held as Task, { name, signal: abort, transferList })
       } finally {

@@ -39,8 +39,9 @@ const started = performance.now()
 const rss: Array<[number, number]> = [[0, process.memoryUsage().rss]]
 for (let i = 1; i <= RELOADS; i++) {
   const old = key
+  await pool.addModel(`v${i}`, spec)
+  // Requests pick the new version only once it serves, as a repository's do.
   key = `v${i}`
-  await pool.addModel(key, spec)
   await pool.removeModel(old)
   if (i % Math.max(1, Math.floor(RELOADS / 10)) === 0) {
     rss.push([i, process.memoryUsage().rss])

@@ -1,8 +1,11 @@
 /**
  * The Piscina pool of classifier workers behind one call: the model decoded once (in a
- * thread of its own), its arrays in memory every worker shares; admission limits, texts cut into
- * `batch_size` chunks run in parallel, a timeout per chunk that replaces the worker, and
- * results back in input order.
+ * thread of its own), its arrays in memory every worker shares; each model version one record,
+ * pinned by the requests it answers and dropped from every worker once unpinned
+ * (docs/many-models.md); admission limits, a request's `batch_size` chunks spread over the free
+ * workers, a timeout per chunk that replaces the worker, work its caller abandoned dropped
+ * (docs/operations.md), and results back in input order. #dispatch and #runTask are the one
+ * path from a call to a worker.
  */
 import { Piscina } from './piscina.js'
 import { ServiceError } from '../errors.js'

@@ -12,7 +12,7 @@ import type { TermCoverage } from '../src/sklearn/estimator.js'
 import type { Explanation } from '../src/sklearn/explain.js'
 import type { PhaseTimes, TextClassifier } from '../src/sklearn/predictor.js'
 import { stateBytes } from '../src/sklearn/shared-state.js'
-import { DEFAULT_MODEL_KEY, type PredictResult, type PredictTask, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
+import { CHUNK_CLOCK, COLUMN, DEFAULT_MODEL_KEY, epochNow, RESULT_COLUMNS, type PredictResult, type PredictTask, type ExplainTask, type LinesTask, type StatusTask, type WorkerInit, type WorkerStarted, type WorkerStatus } from '../src/pool/messages.js'
 import { collectNow } from '../src/pool/collect-garbage.js'
 import { ModelSubscriber, type PublishedModel } from '../src/pool/model-channel.js'
 
@@ -22,13 +22,18 @@ parentPort?.postMessage({ workerStarted: threadId } satisfies WorkerStarted)
 
 type Made = { predictor: TextClassifier | EnsemblePredictor, model: PublishedModel } | { failure: WorkerStatus }
 
-/** The models this worker has created (or is creating), by key. */
+/** The models this worker has created (or is creating), by key: only those the pool serves. */
 const models = new Map<string, Promise<Made>>()
-const subscriber = new ModelSubscriber(init.modelChannel, key => { models.delete(key) })
+const subscriber = new ModelSubscriber(init.modelChannel, drop, () => [...models.keys()])
 
 /** The predictor for `key`, or why it could not be made (as data: errors lose their code across threads). */
 async function make (key: string): Promise<Made> {
-  const model = await subscriber.receive(key)
+  let model: PublishedModel
+  try {
+    model = await subscriber.receive(key)
+  } catch (err) {
+    return { failure: { ok: false, code: 'ERR_MODEL_NOT_READY', message: (err as Error).message } }
+  }
   try {
     return { predictor: await createAnyPredictor(model.state, model.app), model }
   } catch (err) {
@@ -42,23 +47,25 @@ function made (key: string = DEFAULT_MODEL_KEY): Promise<Made> {
   if (m === undefined) {
     m = make(key)
     models.set(key, m)
+    // A key no worker can get (not served): nothing is kept for it.
+    const mine = m
+    void m.then(r => { if ('failure' in r && !r.failure.ok && r.failure.code === 'ERR_MODEL_NOT_READY' && models.get(key) === mine) models.delete(key) })
   }
   return m
 }
 
 /**
  * Lets go of a dropped model and collects, so its shared memory can go back to the system.
- * First a few turns of the event loop: channel messages that reached this worker while it
- * was idle (the model published again to a worker that asked for it) are only delivered now,
+ * First a few turns of the event loop: channel messages that reached this worker before the
+ * drop (the model published again to a worker that asked for it) are only delivered now,
  * each a fresh reference to the model's arrays; collected before they are, they would hold
  * the memory until this worker's next collection, which an idle worker may never reach
  * (measured: one 18 MB model's arrays stayed after every unload).
  */
-export async function drop (task: StatusTask): Promise<boolean> {
-  if (task.model !== undefined) models.delete(task.model)
+async function drop (key: string): Promise<void> {
+  models.delete(key)
   for (let turn = 0; turn < 3; turn++) await new Promise(resolve => setImmediate(resolve))
   collectNow()
-  return true
 }
 
 /** Whether the model was created, and what of it this worker holds in its own memory. */
@@ -86,29 +93,40 @@ async function predictor (key?: string): Promise<TextClassifier | EnsemblePredic
   return m.predictor
 }
 
-/** Every prediction's task: the columns of each text and, when asked, its score rows. */
+/**
+ * Every prediction's task: the columns of each text and, when asked, its score rows. A task
+ * of several chunks (`chunkSize`) marks each chunk's start in `chunkClock` for the pool's
+ * prediction timeout, and stops before a chunk once the pool marks the request abandoned.
+ */
 export async function predict (task: PredictTask): Promise<PredictResult> {
   const model = await predictor(task.model)
+  const clock = task.chunkClock
+  const chunkSize = task.chunkSize ?? task.texts.length
   // A traced call's task times the vectorizer and the classifier (a worker has no tracer: the times go back with the result).
   const phases: PhaseTimes | undefined = task.timed === true ? { vectorizeMs: 0, scoreMs: 0 } : undefined
   const n = task.texts.length
-  // The columns of RESULT_COLUMNS, one after another.
-  const columns = new Float64Array(5 * n)
+  // The columns of RESULT_COLUMNS, one after another (messages.ts's COLUMN).
+  const columns = new Float64Array(RESULT_COLUMNS.length * n)
+  const [classAt, confidenceAt, secondsAt, termsAt, knownAt] = [COLUMN.classIndex * n, COLUMN.confidence * n, COLUMN.seconds * n, COLUMN.terms * n, COLUMN.known * n]
   let proba: Float64Array | null = null
   let decision: Float64Array | null = null
   let probaWidth = 0
   let decisionWidth = 0
   const coverage: TermCoverage = { terms: 0, known: 0 }
   for (let i = 0; i < n; i++) {
+    if (clock !== undefined && i % chunkSize === 0) {
+      if (clock[CHUNK_CLOCK.abandoned] !== 0) throw new Error('the request was abandoned')
+      clock[CHUNK_CLOCK.startedAt] = epochNow()
+    }
     coverage.terms = 0
     coverage.known = 0
     const t0 = performance.now()
     const p = model.predict(task.texts[i]!, coverage, phases)
-    columns[2 * n + i] = (performance.now() - t0) / 1000
-    columns[i] = p.classIndex
-    columns[n + i] = p.confidence
-    columns[3 * n + i] = coverage.terms
-    columns[4 * n + i] = coverage.known
+    columns[secondsAt + i] = (performance.now() - t0) / 1000
+    columns[classAt + i] = p.classIndex
+    columns[confidenceAt + i] = p.confidence
+    columns[termsAt + i] = coverage.terms
+    columns[knownAt + i] = coverage.known
     if (!task.scores) continue
     if (i === 0) {
       probaWidth = p.proba?.length ?? 0

@@ -48,6 +48,8 @@ interface CallInfo {
   key?: ApiKey
   /** The call's span, when it is traced. */
   trace?: RequestTrace
+  /** Aborted when the client cancels the call or its deadline passes (grpc-js's 'cancelled'): the pool drops its work not started. */
+  readonly abort: AbortController
 }
 
 /** A metadata value as a string (the first, if sent more than once). */
@@ -73,7 +75,8 @@ async function admit (ctx: GrpcContext, method: string, call: ServerUnaryCall<un
 function unary (ctx: GrpcContext, method: string, handle: Handler): (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => void {
   return (call, callback) => {
     const started = performance.now()
-    const info: CallInfo = { startedAt: started }
+    const info: CallInfo = { startedAt: started, abort: new AbortController() }
+    call.once('cancelled', () => { info.abort.abort() })
     // A sampled call's span continues the caller's trace (its metadata); the answer's metadata tells ours.
     const trace = ctx.tracing?.startGrpc({ service: SERVICE, method, metadata: key => metadataValue(call, key), peer: () => call.getPeer(), startedAt: started })
     if (trace !== undefined) {
@@ -136,7 +139,8 @@ export function createInferenceService (ctx: GrpcContext): UntypedServiceImpleme
           if (!decision.ok) throw new AccessDenied(decision)
         },
         onModel: model => { info.model = model },
-        onTexts: n => { info.texts = n }
+        onTexts: n => { info.texts = n },
+        abort: info.abort
       })
       return inferResponseMessage(result.request, result.outputs, result.model)
     },

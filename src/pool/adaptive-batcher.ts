@@ -8,8 +8,10 @@
  *   - when it holds `maxTexts` texts while no worker is free (it waits in Piscina's queue);
  *   - when its oldest chunk has waited `maxWaitMs`, whether or not a worker is free.
  * While every worker is busy, chunks gather; each worker that comes free takes what gathered.
- * A chunk is never split: a task holds whole chunks, in arrival order.
+ * A chunk is never split: a task holds whole chunks, in arrival order. A chunk whose request
+ * is abandoned while it waits here leaves at once and never reaches a worker.
  */
+import { abandonment } from './abandoned.js'
 
 export interface BatchLimits {
   /** Most texts in one gathered task; 1 (or less) turns batching off. */
@@ -50,17 +52,43 @@ export class AdaptiveBatcher<R> {
   #timer: NodeJS.Timeout | undefined
   #turn: NodeJS.Immediate | undefined
 
-  /** `freeWorkers` says how many workers would take a task now. */
-  constructor (limits: BatchLimits, run: RunGathered<R>, freeWorkers: () => number) {
+  readonly #onDropped: (texts: number) => void
+
+  /** `freeWorkers` says how many workers would take a task now; `onDropped` is told of each abandoned chunk taken out of line. */
+  constructor (limits: BatchLimits, run: RunGathered<R>, freeWorkers: () => number, onDropped: (texts: number) => void = () => {}) {
     this.#limits = limits
     this.#run = run
     this.#freeWorkers = freeWorkers
+    this.#onDropped = onDropped
   }
 
-  /** Hands `texts` (one chunk; `scores`: it needs score rows) to the next gathered task; resolves with its rows of that task's result. */
-  async submit (texts: readonly string[], scores: boolean): Promise<Share<R>> {
+  /**
+   * Hands `texts` (one chunk; `scores`: it needs score rows) to the next gathered task; resolves
+   * with its rows of that task's result. `signal` takes the chunk out while it still waits here.
+   */
+  async submit (texts: readonly string[], scores: boolean, signal?: AbortSignal): Promise<Share<R>> {
+    if (signal?.aborted === true) {
+      this.#onDropped(texts.length)
+      throw abandonment(signal)
+    }
     return await new Promise<Share<R>>((resolve, reject) => {
-      this.#waiting.push({ texts, scores, at: performance.now(), resolve, reject })
+      const leave = (): void => {
+        const at = this.#waiting.indexOf(waiting)
+        if (at === -1) return
+        this.#waiting.splice(at, 1)
+        this.#texts -= texts.length
+        this.#onDropped(texts.length)
+        reject(abandonment(signal!))
+      }
+      const waiting: Waiting<R> = {
+        texts,
+        scores,
+        at: performance.now(),
+        resolve: share => { signal?.removeEventListener('abort', leave); resolve(share) },
+        reject: err => { signal?.removeEventListener('abort', leave); reject(err) }
+      }
+      signal?.addEventListener('abort', leave, { once: true })
+      this.#waiting.push(waiting)
       this.#texts += texts.length
       if (this.#freeWorkers() > 0) {
         // Within this turn more requests may still come in: gather them, then share them out.

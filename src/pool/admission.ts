@@ -3,6 +3,7 @@
  * most `maxWaiting` in line; past that, `acquire` refuses at once, costing nothing.
  */
 import { ServiceError } from '../errors.js'
+import { abandonment } from './abandoned.js'
 
 export class Admission {
   readonly #maxActive: number
@@ -27,11 +28,13 @@ export class Admission {
   }
 
   /**
-   * Takes a slot, waiting in line at most `waitMs` for one.
+   * Takes a slot, waiting in line at most `waitMs` for one; `signal` takes the request out of
+   * line at once.
    * @throws ServiceError ERR_QUEUE_FULL when both the active slots and the line are full,
-   * ERR_QUEUE_TIMEOUT when no slot came free within `waitMs`.
+   * ERR_QUEUE_TIMEOUT when no slot came free within `waitMs`, the abandonment when `signal` fires first.
    */
-  async acquire (waitMs: number = Infinity): Promise<void> {
+  async acquire (waitMs: number = Infinity, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted === true) throw abandonment(signal)
     if (this.#active < this.#maxActive) {
       this.#active++
       return
@@ -41,15 +44,21 @@ export class Admission {
       let timer: NodeJS.Timeout | undefined
       const take = (): void => {
         clearTimeout(timer)
+        signal?.removeEventListener('abort', leave)
         resolve()
       }
-      this.#waiting.push(take)
-      if (waitMs === Infinity) return
-      timer = setTimeout(() => {
-        // Out of the line: release() never hands this one a slot.
+      // Out of the line: release() never hands this one a slot.
+      const out = (err: ServiceError): void => {
+        clearTimeout(timer)
+        signal?.removeEventListener('abort', leave)
         this.#waiting.splice(this.#waiting.indexOf(take), 1)
-        reject(new ServiceError('ERR_QUEUE_TIMEOUT', `waited ${waitMs} ms for a worker`))
-      }, waitMs)
+        reject(err)
+      }
+      const leave = (): void => { out(abandonment(signal!)) }
+      this.#waiting.push(take)
+      signal?.addEventListener('abort', leave, { once: true })
+      if (waitMs === Infinity) return
+      timer = setTimeout(() => { out(new ServiceError('ERR_QUEUE_TIMEOUT', `waited ${waitMs} ms for a worker`)) }, waitMs)
     })
   }
 

@@ -1,8 +1,11 @@
 /**
  * The Piscina pool of classifier workers behind one call: the model decoded once (in a
- * thread of its own), its arrays in memory every worker shares; admission limits, texts cut into
- * `batch_size` chunks run in parallel, a timeout per chunk that replaces the worker, and
- * results back in input order.
+ * thread of its own), its arrays in memory every worker shares; each model version one record,
+ * pinned by the requests it answers and dropped from every worker once unpinned
+ * (docs/many-models.md); admission limits, a request's `batch_size` chunks spread over the free
+ * workers, a timeout per chunk that replaces the worker, work its caller abandoned dropped
+ * (docs/operations.md), and results back in input order. #dispatch and #runTask are the one
+ * path from a call to a worker.
  */
 import { Piscina } from './piscina.js'
 import { ServiceError } from '../errors.js'
@@ -15,11 +18,12 @@ import { TaskAbort } from './task-abort.js'
 import { StartingQueue, TaskClock, type Overrun } from './task-clock.js'
 import { collectNow } from './collect-garbage.js'
 import { decodeModelInThread, type DecodedModel } from './decode-model-thread.js'
-import { ModelPublisher } from './model-channel.js'
+import { ModelPublisher, type WorkerHeld } from './model-channel.js'
 import { ModelShares } from './model-shares.js'
 import { WorkerStarts } from './worker-starts.js'
 import { watchShare, watchTask, type PoolObserver, type TaskReport } from './task-observer.js'
-import { DEFAULT_MODEL_KEY, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
+import { abandonment } from './abandoned.js'
+import { CHUNK_CLOCK, COLUMN, DEFAULT_MODEL_KEY, epochNow, NOT_SERVED, RESULT_COLUMNS, type ExplainTask, type LinesTask, type ModelStatus, type PredictResult, type PredictTask, type StatusTask, type WorkerInit, type WorkerMemory, type WorkerStarted, type WorkerStatus } from './messages.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 import type { EnsembleExplanation, EnsembleSpec } from '../model/ensemble.js'
 import { CLASSIFY_WORKER } from '../layout.js'
@@ -110,16 +114,101 @@ export interface ModelSpec {
 
 type Task = PredictTask | LinesTask | ExplainTask | StatusTask
 
-/** Hands one task of a request to Piscina under the request's abort and clocks. */
-type TaskRunner = (task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[] }) => Promise<unknown>
+/**
+ * A request's hold on one model version: taken before any await (quota, admission, the queue)
+ * and released once its last chunk settles; the version is dropped only when no pin is left
+ * (docs/many-models.md).
+ */
+export interface ModelPin {
+  readonly key: string
+  /** Lets go (once; later calls do nothing). */
+  release: () => void
+  /** Another pin of the same version (the pool's own, for a call's work, released when that settles). */
+  again: () => ModelPin
+}
+
+/** What a caller may pass a pool call: its caller's abort (the client went away, a timeout, a gRPC cancel), and the pin it took. */
+export interface PoolCall {
+  readonly signal?: AbortSignal
+  readonly pin?: ModelPin
+}
+
+/** All the pool's state of one model version, created by addModel and removed whole by removeModel. */
+class ModelRecord {
+  readonly status: ModelStatus
+  readonly batching: ModelBatching | null
+  /** Its gatherer of classify and score chunks (created on first use, when it batches). */
+  batcher: AdaptiveBatcher<PredictResult> | undefined
+  pins = 0
+  /** removeModel has begun: no new pin. */
+  retiring = false
+  readonly #unpinned: Array<() => void> = []
+
+  constructor (status: ModelStatus, batching: ModelBatching | null) {
+    this.status = status
+    this.batching = batching
+  }
+
+  /** Resolves once no request holds this version. */
+  async unpinned (): Promise<void> {
+    if (this.pins === 0) return
+    await new Promise<void>(resolve => this.#unpinned.push(resolve))
+  }
+
+  unpin (): void {
+    if (--this.pins === 0) for (const resolve of this.#unpinned.splice(0)) resolve()
+  }
+}
+
+/** A pin of `record`, which a pin already holds or which is not retiring. */
+function pinOf (key: string, record: ModelRecord): ModelPin {
+  record.pins++
+  let held = true
+  return {
+    key,
+    release: () => {
+      if (!held) return
+      held = false
+      record.unpin()
+    },
+    again: () => pinOf(key, record)
+  }
+}
+
+/** One request's work once admitted: its clocks, the abort of all its tasks, its caller's signal. */
+interface RequestRun {
+  readonly key: string
+  readonly clock: TaskClock
+  readonly abort: TaskAbort
+  readonly signal: AbortSignal | undefined
+  readonly taskEnded: ((report: TaskReport) => void) | undefined
+}
+
+/** What the pool has done with tasks so far, from its own counts. */
+export interface PoolCounts {
+  /** Tasks a worker took. */
+  readonly tasksStarted: number
+  /** Texts of abandoned requests that never reached a worker. */
+  readonly textsDropped: number
+}
+
+/** Work in flight at each stage of the dispatch path. */
+export interface PoolStages {
+  /** Requests in line for an admission slot. */
+  readonly queued: number
+  /** Requests holding a slot. */
+  readonly admitted: number
+  /** Tasks waiting for their model's share of the workers. */
+  readonly awaitingShare: number
+  /** Tasks handed to Piscina and not yet settled (on a worker or in Piscina's queue). */
+  readonly handed: number
+}
 
 export class ClassifierPool {
   /** What each worker reported holding of the first model when it started. */
   readonly workerMemory: readonly WorkerMemory[]
-  readonly #models = new Map<string, ModelStatus>()
-  /** Tasks running or queued per model key, and who waits for a key to fall idle. */
-  readonly #busy = new Map<string, number>()
-  readonly #idle = new Map<string, Array<() => void>>()
+  /** Every model version served, each with all its state. */
+  readonly #models = new Map<string, ModelRecord>()
   readonly #workers: number
   readonly #piscina: Piscina<Task, unknown>
   readonly #publisher: ModelPublisher
@@ -127,14 +216,12 @@ export class ClassifierPool {
   readonly #timeoutMs: number
   readonly #queueTimeoutMs: number
   readonly #batching: BatchLimits
-  /** Each model's batching limits, when its settings set them. */
-  readonly #modelBatching = new Map<string, ModelBatching>()
-  /** Each model's gatherers of classify and score chunks (created on first use). */
-  readonly #batchers = new Map<string, AdaptiveBatcher<PredictResult>>()
   /** Each model's share of the workers: its tasks past it wait before Piscina. */
   readonly #workerShares: ModelShares
   /** Tasks handed to Piscina and not yet settled (running or in its queue). */
-  #running = 0
+  #handed = 0
+  #tasksStarted = 0
+  #textsDropped = 0
   #observer: TaskObserver | undefined
   #closed = false
   readonly #starts: WorkerStarts
@@ -143,15 +230,14 @@ export class ClassifierPool {
   private constructor (piscina: Piscina<Task, unknown>, publisher: ModelPublisher, model: ModelStatus, workerMemory: readonly WorkerMemory[], options: PoolOptions, starts: WorkerStarts) {
     this.#piscina = piscina
     this.#publisher = publisher
-    this.#models.set(DEFAULT_MODEL_KEY, model)
+    this.#models.set(DEFAULT_MODEL_KEY, new ModelRecord(model, options.modelBatching ?? null))
     this.#workers = options.workers
     this.workerMemory = workerMemory
     this.#admission = new Admission(options.maxConcurrentRequests, options.maxQueue)
     this.#timeoutMs = options.predictionTimeoutMs
     this.#queueTimeoutMs = options.queueTimeoutMs ?? options.predictionTimeoutMs
     this.#batching = options.adaptiveBatch ?? NO_BATCHING
-    if (options.modelBatching != null) this.#modelBatching.set(DEFAULT_MODEL_KEY, options.modelBatching)
-    this.#workerShares = new ModelShares(options.workers, key => this.#batchers.get(key)?.workerFreed())
+    this.#workerShares = new ModelShares(options.workers, key => this.#models.get(key)?.batcher?.workerFreed())
     this.#workerShares.add(DEFAULT_MODEL_KEY, options.modelMaxWorkers ?? null)
     this.#starts = starts
     this.#cacheDir = options.modelCacheDir ?? null
@@ -164,7 +250,7 @@ export class ClassifierPool {
 
   /** The adaptive batching `key` is served with. */
   batchingOf (key: string = DEFAULT_MODEL_KEY): BatchLimits {
-    return Object.assign({}, this.#batching, this.#modelBatching.get(key))
+    return Object.assign({}, this.#batching, this.#models.get(key)?.batching)
   }
 
   /** Workers started to replace one that crashed or timed out. */
@@ -183,14 +269,18 @@ export class ClassifierPool {
     }
     const started = performance.now()
     // The workers start (and load their code) while the model decodes; it reaches them on a channel.
-    const publisher = new ModelPublisher()
+    let piscina: Piscina<Task, unknown> | undefined
+    const publisher = new ModelPublisher(() => piscina?.threads.map(t => t.threadId) ?? [])
     const init: WorkerInit = { modelChannel: publisher.name }
-    const piscina = new Piscina<Task, unknown>({
+    piscina = new Piscina<Task, unknown>({
       filename: (options.workerFile ?? CLASSIFY_WORKER).toString(),
       name: 'classify',
       minThreads: options.workers,
       maxThreads: options.workers,
       idleTimeout: Infinity,
+      // An idle worker must hear the model channel (a drop, the pool's census): with atomics,
+      // Piscina parks it in Atomics.wait, where no message reaches it until its next task.
+      useAtomics: false,
       // Tells each request's clock when a worker takes its task (task-clock.ts).
       taskQueue: new StartingQueue(),
       workerData: init,
@@ -224,12 +314,12 @@ export class ClassifierPool {
 
   /** The first model (the only one, unless others were added). */
   get model (): ModelStatus {
-    return this.#models.get(DEFAULT_MODEL_KEY)!
+    return this.#models.get(DEFAULT_MODEL_KEY)!.status
   }
 
   /** The status of the model under `key`, or undefined. */
   modelAt (key: string): ModelStatus | undefined {
-    return this.#models.get(key)
+    return this.#models.get(key)?.status
   }
 
   /**
@@ -243,127 +333,222 @@ export class ClassifierPool {
     const decoded = await decodeModelInThread(spec.paths, spec.settingsFile, spec.labels ?? null, spec.ensemble ?? null, this.#cacheDir)
     const statuses = await publishAndCreate(this.#piscina, this.#publisher, key, decoded, this.#workers)
     const model = modelStatus(decoded, statuses, performance.now() - started)
-    this.#models.set(key, model)
-    this.#batchers.delete(key)
-    if (spec.batching != null) this.#modelBatching.set(key, spec.batching)
-    else this.#modelBatching.delete(key)
+    this.#models.set(key, new ModelRecord(model, spec.batching ?? null))
     this.#workerShares.add(key, spec.maxWorkers ?? null)
     return model
   }
 
-  /** Stops serving `key`: waits for its tasks to end, then every worker lets go of it. */
+  /**
+   * Stops serving `key`: no new pin from now; once the requests that pinned it are answered,
+   * its state goes whole and every worker lets go of it (each confirms).
+   */
   async removeModel (key: string): Promise<void> {
-    if ((this.#busy.get(key) ?? 0) > 0) await new Promise<void>(resolve => { this.#idle.set(key, [...(this.#idle.get(key) ?? []), resolve]) })
+    const record = this.#models.get(key)
+    if (record === undefined || record.retiring) return
+    record.retiring = true
+    await record.unpinned()
     this.#models.delete(key)
-    this.#batchers.delete(key)
-    this.#modelBatching.delete(key)
     this.#workerShares.remove(key)
-    this.#publisher.drop(key)
-    // The drop message reaches an idle worker only with its next task; a task per worker now
-    // has each let go and collect, and this thread collects too.
-    await Promise.all(Array.from({ length: this.#workers }, async () => await this.#piscina.run({ model: key } satisfies StatusTask, { name: 'drop' })))
+    await this.#publisher.drop(key)
     collectNow()
   }
 
-  /** Counts a task for `key` while it runs, so removeModel can wait for it. */
-  async #tracked<T> (key: string, work: Promise<T>): Promise<T> {
-    this.#busy.set(key, (this.#busy.get(key) ?? 0) + 1)
-    try {
-      return await work
-    } finally {
-      const left = this.#busy.get(key)! - 1
-      this.#busy.set(key, left)
-      if (left === 0) {
-        for (const resolve of this.#idle.get(key) ?? []) resolve()
-        this.#idle.delete(key)
-      }
-    }
-  }
-
   /**
-   * Hands one task to Piscina, counting it while it runs or waits in Piscina's queue; when it
-   * settles, a worker is free, and the batchers may send what gathered.
+   * Pins the version served under `key` for a request, synchronously: call it before the
+   * request's first await.
+   * @throws ServiceError ERR_MODEL_NOT_READY (503) at once when `key` is not served (or is going).
    */
-  async #hand (key: string, task: Task, options: { readonly name: string, readonly transferList?: ArrayBuffer[], readonly signal: TaskAbort }): Promise<unknown> {
-    if (options.name === 'predict') this.#observer?.(key, (task as PredictTask).texts.length, 1)
-    return await this.#workerShares.run(key, task, options.signal, async tagged => {
-      this.#running++
-      try {
-        return await this.#piscina.run(tagged as Task, options)
-      } finally {
-        this.#workerDone()
-      }
-    })
+  pin (key: string = DEFAULT_MODEL_KEY): ModelPin {
+    const record = this.#models.get(key)
+    if (record === undefined || record.retiring) throw new ServiceError('ERR_MODEL_NOT_READY', 'the model version this request was for is no longer served')
+    return pinOf(key, record)
   }
 
-  /** A task settled: its worker is free, and the batchers may send what gathered. */
-  #workerDone (): void {
-    this.#running--
-    for (const b of this.#batchers.values()) b.workerFreed()
+  /** The model keys the pool holds state for: its records, and its shares of the workers. */
+  get modelKeys (): { readonly models: readonly string[], readonly shares: readonly string[] } {
+    return { models: [...this.#models.keys()], shares: this.#workerShares.keys() }
+  }
+
+  /** What each worker alive holds, as each says over the model channel (a busy one answers once its task yields). */
+  async workersHeld (): Promise<WorkerHeld[]> {
+    return await this.#publisher.census()
+  }
+
+  get counts (): PoolCounts {
+    return { tasksStarted: this.#tasksStarted, textsDropped: this.#textsDropped }
+  }
+
+  get stages (): PoolStages {
+    return { queued: this.#admission.waiting, admitted: this.#admission.active, awaitingShare: this.#workerShares.waiting, handed: this.#handed }
   }
 
   /** How many workers would take a task now. */
   #freeWorkers (): number {
-    return Math.max(0, this.#piscina.threads.length - this.#running)
+    return Math.max(0, this.#piscina.threads.length - this.#handed)
+  }
+
+  /**
+   * The one way a request's work reaches the workers, top to bottom: pin the model (before any
+   * await), take an admission slot, do `work` (whose tasks go through #runTask), settle. The
+   * caller's `signal` frees the slot at once; work already on a worker finishes or meets its
+   * prediction timeout, and the pin is held until it settles.
+   * @throws ServiceError ERR_MODEL_NOT_READY (503) when the model is not served, ERR_QUEUE_FULL
+   * (503) past the admission limits, ERR_QUEUE_TIMEOUT (503) when it waited past queueTimeoutMs
+   * for a slot or a worker, ERR_PREDICTION_TIMEOUT (503) when a chunk ran past the timeout on
+   * its worker, ERR_REQUEST_TIMEOUT (503) when the caller's signal fired, ERR_WORKER_UNAVAILABLE
+   * (503) after close, ERR_INTERNAL (500) when a worker fails. `observer` (tracing) is told of
+   * the admission and of each task it runs (task-observer.ts).
+   */
+  async #dispatch<T> (key: string, call: PoolCall | undefined, observer: PoolObserver | undefined, work: (run: RequestRun) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
+    // Its own pin, from the caller's when it took one: released when the work settles.
+    const pin = call?.pin?.again() ?? this.pin(key)
+    const signal = call?.signal
+    let settling: Promise<T> | undefined
+    try {
+      const askedAt = observer === undefined ? 0 : performance.now()
+      await this.#admission.acquire(this.#queueTimeoutMs, signal)
+      observer?.admitted?.(askedAt, performance.now())
+      const abort = new TaskAbort()
+      const limits = { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs }
+      const clock = new TaskClock(abort, limits)
+      const run: RequestRun = { key, clock, abort, signal, taskEnded: observer?.taskEnded }
+      settling = (async () => {
+        try {
+          return await work(run)
+        } catch (err) {
+          throw workerFailure(err, abort.aborted ? clock.overrun : null, limits)
+        } finally {
+          clock.stop()
+        }
+      })()
+      try {
+        return await untilAbandoned(settling, signal)
+      } finally {
+        this.#admission.release()
+      }
+    } finally {
+      // The pin lasts until the last task settles, even when the caller left before.
+      if (settling === undefined) pin.release()
+      else settling.then(pin.release, pin.release)
+    }
+  }
+
+  /**
+   * One worker task of a request, from its model's share of the workers to its settling. Only
+   * the request's own clocks (and a failed sibling) abort it once a worker has it; the caller's
+   * signal drops it only while no worker has taken it: Piscina's abort of a running task ends
+   * its worker, which costs every request on that worker, so a running task finishes (a task of
+   * several chunks starts no further chunk) or meets its prediction timeout.
+   */
+  async #runTask (run: RequestRun, task: Task, name: string, transferList?: ArrayBuffer[], gatheredChunks?: number): Promise<unknown> {
+    const texts = (task as { texts?: readonly string[] }).texts?.length ?? 0
+    const chunkClock = (task as PredictTask).chunkClock
+    if (run.signal?.aborted === true) {
+      this.#textsDropped += texts
+      throw abandonment(run.signal)
+    }
+    const abort = new TaskAbort(run.abort)
+    let started = false
+    const onStart = (): void => {
+      started = true
+      this.#tasksStarted++
+      if (chunkClock !== undefined) chunkClock[CHUNK_CLOCK.startedAt] = epochNow()
+    }
+    const gone = (): void => {
+      if (!started) {
+        this.#textsDropped += texts
+        abort.abort()
+      } else if (chunkClock !== undefined) chunkClock[CHUNK_CLOCK.abandoned] = 1
+    }
+    run.signal?.addEventListener('abort', gone, { once: true })
+    if (name === 'predict') this.#observer?.(run.key, texts, gatheredChunks ?? Math.ceil(texts / ((task as PredictTask).chunkSize ?? texts)))
+    const hand = async (held: object): Promise<unknown> => {
+      this.#handed++
+      try {
+        return await this.#piscina.run(held as Task, { name, signal: abort, transferList })
+      } finally {
+        this.#handed--
+        for (const r of this.#models.values()) r.batcher?.workerFreed()
+      }
+    }
+    const onClock = async (tagged: Task, told?: () => void): Promise<unknown> => await run.clock.run(tagged, async t => await this.#workerShares.run(run.key, t, abort, hand), () => { onStart(); told?.() }, chunkClock === undefined ? undefined : () => chunkClock[CHUNK_CLOCK.startedAt]!)
+    try {
+      return run.taskEnded === undefined ? await onClock(task) : await watchTask(task, name, onClock, run.taskEnded)
+    } catch (err) {
+      // (A fresh read: the signal may have fired while this awaited.)
+      if (!started && aborted(run.signal)) throw abandonment(run.signal!)
+      throw err
+    } finally {
+      run.signal?.removeEventListener('abort', gone)
+    }
   }
 
   /**
    * One gathered task (many requests' chunks) under clocks of its own: PREDICTION_TIMEOUT_MS
-   * from the moment a worker takes it (DECISIONS.md 12: per worker task), QUEUE_TIMEOUT_MS in
-   * Piscina's queue; past either, every request in it gets the 503.
+   * from the moment a worker takes it, QUEUE_TIMEOUT_MS waiting for one; past either, every
+   * request in it gets the 503.
    */
   async #runGathered (key: string, texts: string[], chunks: number, scores: boolean): Promise<PredictResult> {
-    this.#observer?.(key, texts.length, chunks)
     const abort = new TaskAbort()
     const limits = { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs }
     const clock = new TaskClock(abort, limits)
-    let handed = false
+    const run: RequestRun = { key, clock, abort, signal: undefined, taskEnded: undefined }
     try {
-      return await clock.run({ texts, model: key, scores } satisfies PredictTask, async tagged => await this.#workerShares.run(key, tagged, abort, async held => {
-        handed = true
-        this.#running++
-        return await this.#piscina.run(held as Task, { name: 'predict', signal: abort })
-      })) as PredictResult
+      return await this.#runTask(run, { texts, model: key, scores } satisfies PredictTask, 'predict', undefined, chunks) as PredictResult
     } catch (err) {
       throw workerFailure(err, abort.aborted ? clock.overrun : null, limits)
     } finally {
       clock.stop()
-      if (handed) this.#workerDone()
     }
   }
 
   /** The gatherer of `key`'s chunks, or undefined when the model is not batched. */
   #batcher (key: string): AdaptiveBatcher<PredictResult> | undefined {
+    const record = this.#models.get(key)
     const limits = this.batchingOf(key)
-    if (!gathers(limits)) return undefined
-    let b = this.#batchers.get(key)
-    if (b === undefined) {
-      b = new AdaptiveBatcher<PredictResult>(limits, async (texts, chunks, scores) => await this.#runGathered(key, texts, chunks, scores), () => Math.min(this.#freeWorkers(), this.#workerShares.free(key)))
-      this.#batchers.set(key, b)
-    }
-    return b
+    if (record === undefined || !gathers(limits)) return undefined
+    record.batcher ??= new AdaptiveBatcher<PredictResult>(limits, async (texts, chunks, scores) => await this.#runGathered(key, texts, chunks, scores), () => Math.min(this.#freeWorkers(), this.#workerShares.free(key)), n => { this.#textsDropped += n })
+    return record.batcher
   }
 
   /**
-   * Each chunk of `batchSize` texts as a share of a worker task's result: a task of its own
-   * (batching off), or gathered with other requests' chunks.
+   * The request's texts as shares of worker tasks' results, each share at `at` in the request:
+   * chunks of `batchSize` gathered with other requests' (adaptive batching), or, batching off,
+   * as few tasks as there are workers free to take them now (spreadSize's rule, in whole chunks),
+   * each chunk keeping its own prediction timeout.
    */
-  async #shares (key: string, texts: readonly string[], batchSize: number, scores: boolean, run: TaskRunner, abort: TaskAbort, taskEnded?: (report: TaskReport) => void): Promise<Array<Share<PredictResult>>> {
-    const chunks: Array<readonly string[]> = []
-    for (let start = 0; start < texts.length; start += batchSize) chunks.push(texts.slice(start, start + batchSize))
+  async #shares (run: RequestRun, texts: readonly string[], batchSize: number, scores: boolean): Promise<Array<Share<PredictResult> & { readonly at: number }>> {
+    const key = run.key
+    const n = texts.length
     const batcher = this.#batcher(key)
     if (batcher !== undefined) {
-      return await Promise.all(chunks.map(async chunk => taskEnded === undefined
-        ? await batcher.submit(chunk, scores)
-        : await watchShare(chunk.length, async () => await batcher.submit(chunk, scores), taskEnded)))
+      const starts: number[] = []
+      for (let at = 0; at < n; at += batchSize) starts.push(at)
+      return await Promise.all(starts.map(async at => {
+        const chunk = texts.slice(at, at + batchSize)
+        const submit = async (): Promise<Share<PredictResult>> => await batcher.submit(chunk, scores, run.signal)
+        const share = run.taskEnded === undefined ? await submit() : await watchShare(chunk.length, submit, run.taskEnded)
+        return Object.assign({ at }, share)
+      }))
     }
-    return await Promise.all(chunks.map(async chunk => {
+    const chunks = Math.ceil(n / batchSize)
+    const tasks = Math.max(1, Math.min(this.#freeWorkers(), this.#workerShares.free(key), chunks, Math.ceil(n / 10)))
+    const perTask = Math.ceil(chunks / tasks) * batchSize
+    const starts: number[] = []
+    for (let at = 0; at < n; at += perTask) starts.push(at)
+    return await Promise.all(starts.map(async at => {
+      const slice = texts.slice(at, at + perTask)
+      const several = slice.length > batchSize
+      const task: PredictTask = several
+        ? { texts: slice, model: key, scores, chunkSize: batchSize, chunkClock: new Float64Array(new SharedArrayBuffer(CHUNK_CLOCK.slots * Float64Array.BYTES_PER_ELEMENT)) }
+        : { texts: slice, model: key, scores }
       try {
-        const result = await run({ texts: chunk, model: key, scores } satisfies PredictTask, { name: 'predict' }) as PredictResult
-        return { result, offset: 0, length: chunk.length }
+        const result = await this.#runTask(run, task, 'predict') as PredictResult
+        return { result, offset: 0, length: slice.length, at }
       } catch (err) {
-        // One failed chunk ends the request: stop its siblings too.
-        abort.abort()
+        // One failed task ends the request: stop its siblings too.
+        run.abort.abort()
         throw err
       }
     }))
@@ -400,44 +585,13 @@ export class ClassifierPool {
   }
 
   /**
-   * Runs `work` inside an admission slot, each of its tasks under the clocks of task-clock.ts
-   * (`work` hands its tasks to Piscina through `run`).
-   * @throws ServiceError ERR_QUEUE_FULL (503) past the admission limits, ERR_QUEUE_TIMEOUT
-   * (503) when it waited past queueTimeoutMs for a slot or a worker, ERR_PREDICTION_TIMEOUT
-   * (503) when a task ran past the timeout on its worker, ERR_WORKER_UNAVAILABLE (503) after
-   * close, ERR_INTERNAL (500) when a worker fails. `observer` (tracing) is told of the
-   * admission and of each task it runs (task-observer.ts).
-   */
-  async #admitted<T> (key: string, work: (run: TaskRunner, abort: TaskAbort) => Promise<T>, observer?: PoolObserver): Promise<T> {
-    if (this.#closed) throw new ServiceError('ERR_WORKER_UNAVAILABLE')
-    const askedAt = observer === undefined ? 0 : performance.now()
-    await this.#admission.acquire(this.#queueTimeoutMs)
-    observer?.admitted?.(askedAt, performance.now())
-    const abort = new TaskAbort()
-    const clock = new TaskClock(abort, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
-    const taskEnded = observer?.taskEnded
-    const run: TaskRunner = async (task, options) => {
-      const dispatch = async (tagged: Task): Promise<unknown> => await this.#hand(key, tagged, Object.assign({}, options, { signal: abort }))
-      return taskEnded === undefined ? await clock.run(task, dispatch) : await watchTask(clock, task, options.name, dispatch, taskEnded)
-    }
-    try {
-      return await this.#tracked(key, work(run, abort))
-    } catch (err) {
-      throw workerFailure(err, abort.aborted ? clock.overrun : null, { queueMs: this.#queueTimeoutMs, runMs: this.#timeoutMs })
-    } finally {
-      clock.stop()
-      this.#admission.release()
-    }
-  }
-
-  /**
    * Classifies `texts` in chunks of `batchSize`, in parallel, results in input order; with
    * `scores`, each text's predict_proba and decision_function rows too (V2's outputs).
-   * @throws ServiceError as `#admitted` says.
+   * @throws ServiceError as `#dispatch` says.
    */
-  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, scores = false, observer?: PoolObserver): Promise<Predicted> {
-    return await this.#admitted(key, async (run, abort) => {
-      const shares = await this.#shares(key, texts, batchSize, scores, run, abort, observer?.taskEnded)
+  async classify (texts: readonly string[], batchSize: number, key: string = DEFAULT_MODEL_KEY, scores = false, observer?: PoolObserver, call?: PoolCall): Promise<Predicted> {
+    return await this.#dispatch(key, call, observer, async run => {
+      const shares = await this.#shares(run, texts, batchSize, scores)
       const n = texts.length
       const first = shares[0]!.result
       const { probaWidth, decisionWidth } = first
@@ -452,41 +606,40 @@ export class ClassifierPool {
         probaWidth,
         decisionWidth
       }
-      shares.forEach(({ result: r, offset, length }, c) => {
-        const at = c * batchSize
+      for (const { result: r, offset, length, at } of shares) {
         const m = r.columns.length / RESULT_COLUMNS.length
-        RESULT_COLUMNS.forEach((column, k) => { out[column].set(r.columns.subarray(k * m + offset, k * m + offset + length), at) })
+        for (const column of RESULT_COLUMNS) out[column].set(r.columns.subarray(COLUMN[column] * m + offset, COLUMN[column] * m + offset + length), at)
         out.proba?.set(r.proba!.subarray(offset * probaWidth, (offset + length) * probaWidth), at * probaWidth)
         out.decision?.set(r.decision!.subarray(offset * decisionWidth, (offset + length) * decisionWidth), at * decisionWidth)
-      })
+      }
       return out
-    }, observer)
+    })
   }
 
   /**
    * Classifies and formats a chunk of whole input lines as one task (the CLI). `chunk` is
    * moved to the worker: it must own its buffer.
-   * @throws ServiceError as `#admitted` says.
+   * @throws ServiceError as `#dispatch` says.
    */
   async predictLines (chunk: Uint8Array, format: LineFormat): Promise<LinesResult> {
-    return await this.#admitted(DEFAULT_MODEL_KEY, async run => {
+    return await this.#dispatch(DEFAULT_MODEL_KEY, undefined, undefined, async run => {
       const task: LinesTask = { chunk, format }
-      return await run(task, { name: 'lines', transferList: [chunk.buffer as ArrayBuffer] }) as LinesResult
+      return await this.#runTask(run, task, 'lines', [chunk.buffer as ArrayBuffer]) as LinesResult
     })
   }
 
   /**
    * Explains each text's prediction (its `topK` strongest features) as one task.
    * @throws ServiceError ERR_NOT_EXPLAINABLE (422) for a model explanations are not defined
-   * for, else as `#admitted` says.
+   * for, else as `#dispatch` says.
    */
-  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver): Promise<Array<Explanation | EnsembleExplanation>> {
-    const refusal = this.#models.get(key)?.explainRefusal
+  async explain (texts: readonly string[], topK: number, key: string = DEFAULT_MODEL_KEY, observer?: PoolObserver, call?: PoolCall): Promise<Array<Explanation | EnsembleExplanation>> {
+    const refusal = this.#models.get(key)?.status.explainRefusal
     if (refusal !== undefined) throw new ServiceError('ERR_NOT_EXPLAINABLE', refusal)
-    return await this.#admitted(key, async run => {
+    return await this.#dispatch(key, call, observer, async run => {
       const task: ExplainTask = { texts, topK, model: key }
-      return await run(task, { name: 'explain' }) as Array<Explanation | EnsembleExplanation>
-    }, observer)
+      return await this.#runTask(run, task, 'explain') as Array<Explanation | EnsembleExplanation>
+    })
   }
 
   /** Waits for the tasks in flight, then stops the workers. */
@@ -497,6 +650,30 @@ export class ClassifierPool {
     // a worker started to replace one that timed out may still be loading its code
     await destroyPool(this.#piscina, this.#starts)
     this.#publisher.close()
+  }
+}
+
+function aborted (signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true
+}
+
+/** Resolves with `work`, or fails with the abandonment as soon as `signal` fires (`work` goes on to its end). */
+async function untilAbandoned<T> (work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return await work
+  if (signal.aborted) {
+    work.catch(() => {})
+    throw abandonment(signal)
+  }
+  let leave: (() => void) | undefined
+  const gone = new Promise<never>((_resolve, reject) => {
+    leave = () => { reject(abandonment(signal)) }
+    signal.addEventListener('abort', leave, { once: true })
+  })
+  try {
+    return await Promise.race([work, gone])
+  } finally {
+    signal.removeEventListener('abort', leave!)
+    work.catch(() => {})
   }
 }
 
@@ -512,6 +689,9 @@ function workerFailure (err: unknown, overrun: Overrun | null, limits: { readonl
   if (err instanceof ServiceError) return err
   if (overrun === 'run' && isAbort(err)) return new ServiceError('ERR_PREDICTION_TIMEOUT', `prediction took longer than ${limits.runMs} ms`, { cause: err })
   if (overrun === 'queue' && isAbort(err)) return new ServiceError('ERR_QUEUE_TIMEOUT', `waited ${limits.queueMs} ms for a worker`, { cause: err })
+  // A key no worker can get: said at once, never after a timeout.
+  const said = (err as { message?: unknown } | null)?.message
+  if (typeof said === 'string' && said.startsWith(NOT_SERVED)) return new ServiceError('ERR_MODEL_NOT_READY', said, { cause: err })
   // The app's own function failing on a text is named (the log of a 500 shows it; the client never does).
   const message = (err as { message?: unknown } | null)?.message
   const detail = typeof message === 'string' && message.startsWith('user function ') ? `a worker failed: ${message}` : 'a worker failed'
@@ -534,7 +714,7 @@ async function publishAndCreate (piscina: Piscina<Task, unknown>, publisher: Mod
     await piscina.run({ model: key } satisfies StatusTask, { name: 'status' }) as unknown as WorkerStatus))
   const failed = statuses.find(s => !s.ok)
   if (failed !== undefined && !failed.ok) {
-    publisher.drop(key)
+    await publisher.drop(key)
     throw new ServiceError(failed.code, failed.message)
   }
   return statuses

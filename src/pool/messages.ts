@@ -12,6 +12,9 @@ export interface WorkerInit {
   readonly modelChannel: string
 }
 
+/** The beginning of the message of a task for a key no worker can get (the pool answers it 503 at once). */
+export const NOT_SERVED = 'model not served: '
+
 /** The key of the model a pool starts with (the only one, unless a repository adds others). */
 export const DEFAULT_MODEL_KEY = 'default'
 
@@ -29,6 +32,25 @@ export interface PredictTask extends ForModel {
   readonly scores: boolean
   /** Time the vectorizer and the classifier and send their times back (a traced call). */
   readonly timed?: boolean
+  /**
+   * The texts are chunks of this many (a request's batch_size), each under its own prediction
+   * timeout: the worker marks each chunk's start in `chunkClock` (docs/performance.md).
+   */
+  readonly chunkSize?: number
+  /** Shared memory of CHUNK_CLOCK's slots, present when the task holds more than one chunk. */
+  readonly chunkClock?: Float64Array
+}
+
+/**
+ * The slots of a task's chunk clock: when its running chunk started (ms since the epoch, as
+ * performance.timeOrigin + performance.now() reads it in either thread), and whether the pool
+ * marked the request abandoned (the worker starts no further chunk).
+ */
+export const CHUNK_CLOCK = Object.freeze({ startedAt: 0, abandoned: 1, slots: 2 })
+
+/** Now, as both threads read the chunk clock. */
+export function epochNow (): number {
+  return performance.timeOrigin + performance.now()
 }
 
 /** What a worker measured of a timed task, in milliseconds summed over its texts. */
@@ -62,6 +84,11 @@ export interface PredictResult {
 }
 
 export const RESULT_COLUMNS = ['classIndex', 'confidence', 'seconds', 'terms', 'known'] as const
+
+export type ResultColumn = typeof RESULT_COLUMNS[number]
+
+/** Where each column starts in a result of `n` texts (row i of column c at `COLUMN[c] * n + i`): the one layout both threads use. */
+export const COLUMN = Object.freeze(Object.fromEntries(RESULT_COLUMNS.map((name, k) => [name, k]))) as Readonly<Record<ResultColumn, number>>
 
 export interface ExplainTask extends ForModel {
   readonly texts: readonly string[]

@@ -12,10 +12,21 @@
  */
 import { dispatchHeld, markQueued } from './task-clock.js'
 import type { TaskAbort } from './task-abort.js'
+import { NOT_SERVED } from './messages.js'
 
 interface Held {
   readonly start: () => void
   readonly cancel: () => void
+}
+
+/** All of one model's share state, added and removed whole. */
+interface Share {
+  /** Its own `max_workers`, or null. */
+  readonly own: number | null
+  /** Its tasks handed to Piscina and not yet settled. */
+  held: number
+  /** Its tasks waiting here for a place, in arrival order. */
+  readonly line: Held[]
 }
 
 /** A task refused before it reached Piscina: the name Piscina's own abort carries, which the pool maps to 503. */
@@ -25,11 +36,8 @@ class HeldTaskAborted extends Error {
 
 export class ModelShares {
   readonly #workers: number
-  /** Each model served, with its own `max_workers` or null. */
-  readonly #own = new Map<string, number | null>()
-  /** Tasks of each model handed to Piscina and not yet settled. */
-  readonly #held = new Map<string, number>()
-  readonly #lines = new Map<string, Held[]>()
+  /** Each model served, by key. */
+  readonly #models = new Map<string, Share>()
   readonly #onFreed: (key: string) => void
 
   /**
@@ -46,28 +54,39 @@ export class ModelShares {
   /** Serves `key` from now, with its own `max_workers` (null: the default rule). */
   add (key: string, maxWorkers: number | null): void {
     if (maxWorkers !== null && (!Number.isInteger(maxWorkers) || maxWorkers < 1)) throw new RangeError('maxWorkers must be an integer >= 1 or null')
-    this.#own.set(key, maxWorkers)
+    this.#models.set(key, { own: maxWorkers, held: 0, line: [] })
   }
 
   /** Stops serving `key` (the pool has waited for its tasks); the others' shares may grow. */
   remove (key: string): void {
-    this.#own.delete(key)
-    this.#held.delete(key)
-    this.#lines.delete(key)
-    for (const other of this.#lines.keys()) this.#drain(other)
+    this.#models.delete(key)
+    for (const other of this.#models.keys()) this.#drain(other)
+  }
+
+  /** The keys served (each with its whole state). */
+  keys (): string[] {
+    return [...this.#models.keys()]
+  }
+
+  /** Tasks of every model waiting here for a place. */
+  get waiting (): number {
+    let n = 0
+    for (const share of this.#models.values()) n += share.line.length
+    return n
   }
 
   /** The most workers `key`'s tasks may hold at once. */
   limit (key: string): number {
-    const own = this.#own.get(key) ?? null
+    const own = this.#models.get(key)?.own ?? null
     if (own !== null) return Math.min(own, this.#workers)
-    return this.#own.size > 1 ? Math.max(1, this.#workers - 1) : this.#workers
+    return this.#models.size > 1 ? Math.max(1, this.#workers - 1) : this.#workers
   }
 
   /** How many more tasks of `key` would be handed to Piscina now. */
   free (key: string): number {
-    if ((this.#lines.get(key)?.length ?? 0) > 0) return 0
-    return Math.max(0, this.limit(key) - (this.#held.get(key) ?? 0))
+    const share = this.#models.get(key)
+    if (share === undefined || share.line.length > 0) return 0
+    return Math.max(0, this.limit(key) - share.held)
   }
 
   /**
@@ -76,16 +95,17 @@ export class ModelShares {
    * in arrival order. While it waits here, `abort` takes it out of line with an AbortError.
    */
   run<T> (key: string, task: object, abort: TaskAbort | undefined, hand: (task: object) => Promise<T>): Promise<T> {
-    if (this.free(key) > 0) return this.#handOn(key, task, hand, false)
+    const share = this.#models.get(key)
+    if (share === undefined) return Promise.reject(new Error(`${NOT_SERVED}${key} (no share of the workers)`))
+    if (this.free(key) > 0) return this.#handOn(share, key, task, hand, false)
     if (abort?.aborted === true) return Promise.reject(new HeldTaskAborted('the request ended before its task reached a worker'))
     markQueued(task)
     return new Promise<T>((resolve, reject) => {
-      const line = this.#lines.get(key) ?? []
-      this.#lines.set(key, line)
+      const line = share.line
       const held: Held = {
         start: () => {
           abort?.removeEventListener('abort', held.cancel)
-          this.#handOn(key, task, hand, true).then(resolve, reject)
+          this.#handOn(share, key, task, hand, true).then(resolve, reject)
         },
         cancel: () => {
           const at = line.indexOf(held)
@@ -98,26 +118,26 @@ export class ModelShares {
     })
   }
 
-  #handOn<T> (key: string, task: object, hand: (task: object) => Promise<T>, held: boolean): Promise<T> {
-    this.#held.set(key, (this.#held.get(key) ?? 0) + 1)
+  #handOn<T> (share: Share, key: string, task: object, hand: (task: object) => Promise<T>, held: boolean): Promise<T> {
+    share.held++
     const running = held ? dispatchHeld(task, hand) : hand(task)
-    const settled = (): void => this.#settled(key)
+    const settled = (): void => this.#settled(share, key)
     running.then(settled, settled)
     return running
   }
 
-  #settled (key: string): void {
-    if (!this.#own.has(key)) return
-    this.#held.set(key, this.#held.get(key)! - 1)
+  #settled (share: Share, key: string): void {
+    share.held--
+    if (this.#models.get(key) !== share) return
     if (!this.#drain(key)) this.#onFreed(key)
   }
 
   /** Hands on what waits in `key`'s line while its share has room; whether any was. */
   #drain (key: string): boolean {
-    const line = this.#lines.get(key)
+    const share = this.#models.get(key)
     let started = false
-    while (line !== undefined && line.length > 0 && (this.#held.get(key) ?? 0) < this.limit(key)) {
-      line.shift()!.start()
+    while (share !== undefined && share.line.length > 0 && share.held < this.limit(key)) {
+      share.line.shift()!.start()
       started = true
     }
     return started

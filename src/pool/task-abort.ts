@@ -11,6 +11,13 @@ export class TaskAbort {
   #listeners = new Set<Listener>()
   #aborted = false
 
+  /** `parent`: an abort this one follows (a request's, for one of its tasks). */
+  constructor (parent?: TaskAbort) {
+    if (parent === undefined) return
+    if (parent.aborted) this.#aborted = true
+    else parent.addEventListener('abort', () => { this.abort() })
+  }
+
   get aborted (): boolean {
     return this.#aborted
   }

@@ -1,7 +1,9 @@
 /**
  * Two clocks per worker task: one while it waits for a worker, one from the moment a worker
- * takes it. PREDICTION_TIMEOUT_MS bounds the second only (DECISIONS.md 12: per worker task);
- * a request that never reached a worker was not slow to predict, and says so.
+ * takes it. PREDICTION_TIMEOUT_MS bounds the second only, per chunk of batch_size: a task of
+ * several chunks has each chunk's start marked by its worker (messages.ts CHUNK_CLOCK), and
+ * is cut once its running chunk has run past the limit (docs/performance.md). A request that
+ * never reached a worker was not slow to predict, and says so.
  *
  * Piscina tells no one when a queued task starts, but it hands each task to a worker by
  * shifting it off its task queue, and lets a task carry options for that queue (under
@@ -11,6 +13,7 @@
  */
 import { queueOptionsSymbol, type TaskQueue } from './piscina.js'
 import type { TaskAbort } from './task-abort.js'
+import { epochNow } from './messages.js'
 
 type PiscinaTask = Parameters<TaskQueue['push']>[0]
 
@@ -100,12 +103,19 @@ export class TaskClock {
   /**
    * Runs one task under both clocks: `dispatch` must hand `task` (with the signal this adds)
    * to Piscina synchronously, as `piscina.run` does. `onStart` is told when a worker takes it.
+   * `chunkStartedAt` reads when the task's running chunk started (epochNow's clock), for a
+   * task of several chunks: the run clock then counts from it.
    */
-  async run<T extends object, R> (task: T, dispatch: (tagged: T) => Promise<R>, onStart?: () => void): Promise<R> {
+  async run<T extends object, R> (task: T, dispatch: (tagged: T) => Promise<R>, onStart?: () => void, chunkStartedAt?: () => number): Promise<R> {
     let timer: NodeJS.Timeout | undefined
     const arm = (ms: number, overrun: Overrun): void => {
       if (timer !== undefined) this.#clear(timer)
-      timer = setTimeout(() => this.#expire(overrun), ms)
+      timer = setTimeout(() => {
+        // The running chunk started later than the task: its own limit is not up yet.
+        const left = overrun === 'run' && chunkStartedAt !== undefined ? this.#runMs - (epochNow() - chunkStartedAt()) : 0
+        if (left >= 1) arm(left, 'run')
+        else this.#expire(overrun)
+      }, ms)
       this.#timers.add(timer)
     }
     let started = false

@@ -6,7 +6,6 @@
  * knows nothing of spans. A call with no observer runs as before: no clock read, no flag sent.
  */
 import type { Share } from './adaptive-batcher.js'
-import type { TaskClock } from './task-clock.js'
 import type { WorkerPhases } from './messages.js'
 
 export interface PoolObserver {
@@ -39,15 +38,15 @@ export interface TaskReport {
 const TIMED = { timed: true } as const
 
 /**
- * Runs one task under `clock` as `dispatch` hands it to Piscina, asking the worker to time its
- * phases (`timed`), and reports it to `taskEnded` whether it succeeds or fails.
+ * Runs one task through `run` (which tells `onStart` when a worker takes it), asking the worker
+ * to time its phases (`timed`), and reports it to `taskEnded` whether it succeeds or fails.
  */
-export async function watchTask<T extends object, R> (clock: TaskClock, task: T, name: string, dispatch: (tagged: T) => Promise<R>, taskEnded: (report: TaskReport) => void): Promise<R> {
+export async function watchTask<T extends object, R> (task: T, name: string, run: (timed: T, onStart: () => void) => Promise<R>, taskEnded: (report: TaskReport) => void): Promise<R> {
   const sentAt = performance.now()
   let startedAt: number | null = null
   const texts = (task as { texts?: readonly unknown[] }).texts?.length ?? 0
   try {
-    const result = await clock.run(Object.assign({}, task, TIMED), dispatch, () => { startedAt = performance.now() })
+    const result = await run(Object.assign({}, task, TIMED), () => { startedAt = performance.now() })
     taskEnded({ name, texts, sentAt, startedAt, endedAt: performance.now(), phases: (result as { phases?: WorkerPhases } | null)?.phases, failed: false })
     return result
   } catch (err) {

@@ -40,6 +40,7 @@ function prometheusOf (pool: ClassifierPool, cache: ResultCache, repository: Mod
     waiting: () => pool.waiting,
     workersAlive: () => pool.workerCount,
     workerRestarts: () => pool.workerRestarts,
+    textsDropped: () => pool.counts.textsDropped,
     cacheCounts: () => cache.counts,
     cacheSize: () => cache.size,
     model: () => modelInfo(last = repository.default?.status ?? last),

@@ -23,6 +23,8 @@ export interface MetricsSources {
   readonly waiting: () => number
   readonly workersAlive: () => number
   readonly workerRestarts: () => number
+  /** Texts of abandoned requests (client gone, request timeout, gRPC cancel) the pool dropped before a worker took them. */
+  readonly textsDropped?: () => number
   readonly cacheCounts: () => { readonly lookups: number, readonly hits: number }
   readonly cacheSize: () => { readonly entries: number, readonly bytes: number }
   /** The default model as served now (a reload or a new file may have replaced it). */
@@ -94,6 +96,7 @@ export class PrometheusMetrics {
     following('tfidf_cache_hits_total', 'Result cache look-ups that found the text', () => sources.cacheCounts().hits)
     following('tfidf_cache_misses_total', 'Result cache look-ups that did not', () => { const { lookups, hits } = sources.cacheCounts(); return lookups - hits })
     following('tfidf_worker_restarts_total', 'Worker threads replaced after a crash or a timeout', sources.workerRestarts)
+    if (sources.textsDropped !== undefined) following('tfidf_dropped_texts_total', 'Texts of abandoned requests (the client went away, REQUEST_TIMEOUT_MS, a gRPC cancel or deadline) dropped before any worker took them', sources.textsDropped)
     const gauge = (name: string, help: string, read: () => number): void => {
       const g = new Gauge({ name, help, registers, collect () { this.set(read()) } })
       void g

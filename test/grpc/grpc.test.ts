@@ -361,6 +361,20 @@ describe('the gRPC service under load', function () {
     await pool?.close()
   })
 
+  it('drops a call whose deadline passes while it waits: its place in line freed at once, no worker task run for it', async () => {
+    const before = pool.counts.tasksStarted
+    const slow = request(app).post('/predict').send({ text: '__sleep_200__' }).then(r => r.status)
+    while (pool.inFlight < 1) await new Promise(resolve => setTimeout(resolve, 5))
+    const fn = (inference as unknown as Record<string, (m: object, o: object, cb: (err: { code: number } | null) => void) => void>).ModelInfer!
+    const late = new Promise<number>(resolve => { fn.call(inference, { ...bytesInfer(['fine']), model_name: 'default' }, { deadline: Date.now() + 60 }, err => { resolve(err?.code ?? status.OK) }) })
+    expect(await late).to.equal(status.DEADLINE_EXCEEDED)
+    // 200, or REQUEST_TIMEOUT_MS's 503 on a loaded machine: not what this test is about.
+    expect([200, 503]).to.include(await slow)
+    expect(pool.waiting).to.equal(0)
+    while (pool.stages.handed > 0) await new Promise(resolve => setTimeout(resolve, 5))
+    expect(pool.counts.tasksStarted - before).to.equal(1)
+  })
+
   it('shares REST\'s admission limits and request timeout: UNAVAILABLE when timed out waiting, and when the queue is full', async () => {
     // A slow REST request holds the only slot; the first gRPC call waits in the one queue place.
     const slow = request(app).post('/predict').send({ text: '__sleep_1500__' }).then(r => r.status)
@@ -370,7 +384,8 @@ describe('the gRPC service under load', function () {
     expect(await failure(inference, 'ModelInfer', { ...bytesInfer(['fine']), model_name: 'default' })).to.deep.equal({ code: status.UNAVAILABLE, details: 'server is at capacity, retry shortly' })
     expect(await waiting).to.deep.equal({ code: status.UNAVAILABLE, details: 'request took longer than 300 ms' })
     expect(await slow).to.equal(503)
-    while (pool.inFlight > 0 || pool.waiting > 0) await new Promise(resolve => setTimeout(resolve, 10))
+    // The timed-out requests' slots were freed at once; the slow task still runs on its worker until it ends.
+    while (pool.inFlight > 0 || pool.waiting > 0 || pool.stages.handed > 0) await new Promise(resolve => setTimeout(resolve, 10))
     const response = await unary<InferResponse>(inference, 'ModelInfer', { ...bytesInfer(['a wonderful film']), model_name: 'default' })
     expect(valuesOf(response).predict!.data).to.deep.equal(['positive'])
   })

@@ -115,6 +115,29 @@ describe('adaptive batching', function () {
     })
   })
 
+  context('abandoned while gathering (64 texts, 300 ms)', () => {
+    let pool: ClassifierPool
+    let tasks: Task[]
+    before(async () => { ({ pool, tasks } = await observedPool({ ADAPTIVE_BATCH_MAX_TEXTS: '64', ADAPTIVE_BATCH_MAX_WAIT_MS: '300' })) })
+    after(async () => { await pool.close() })
+
+    it('drops the texts of requests abandoned while their chunks wait, and sends only the others', async () => {
+      const busy = [0, 1].map(async () => await pool.classify(Array.from({ length: 65 }, (_, i) => i === 0 ? '__sleep_800__' : `text ${i}`), 65))
+      await new Promise(resolve => setTimeout(resolve, 50))
+      tasks.length = 0
+      const dropped = pool.counts.textsDropped
+      const aborts = TEXTS.slice(0, 10).map(() => new AbortController())
+      const answers = TEXTS.slice(0, 10).map(async (t, i) => await pool.classify([t], 1, undefined, false, undefined, { signal: aborts[i]!.signal }).then(() => 'answered', (e: { code?: string }) => e.code))
+      await new Promise(resolve => setTimeout(resolve, 50))
+      for (const a of aborts.slice(0, 6)) a.abort()
+      expect(await Promise.all(answers)).to.deep.equal([...Array(6).fill('ERR_REQUEST_TIMEOUT'), ...Array(4).fill('answered')])
+      // One gathered task of the four still waited for.
+      expect(tasks.map(t => [t.texts, t.chunks])).to.deep.equal([[4, 4]])
+      expect(pool.counts.textsDropped - dropped).to.equal(6)
+      await Promise.all(busy)
+    })
+  })
+
   context('failures stay each request\'s own', () => {
     let service: Service
     before(async () => { service = await startService({ WORKERS: '2', CACHE_SIZE: '0', PREDICTION_TIMEOUT_MS: '1000', ADAPTIVE_BATCH_MAX_TEXTS: '32', ADAPTIVE_BATCH_MAX_WAIT_MS: '100' }, { hooked: true }) })

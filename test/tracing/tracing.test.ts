@@ -177,12 +177,13 @@ describe('tracing (OpenTelemetry, OTLP/HTTP)', function () {
     expect(service.logged.find(l => l.msg === 'request' && l.trace_id === c.traceId)).to.deep.include({ span_id: server.spanId, traceparent: c.traceparent, status: 200 })
   })
 
-  it('draws one worker span per chunk of a batch, and a cache hit needs no worker', async () => {
+  it('draws one worker span per worker task of a batch (whole chunks, one task per free worker), and a cache hit needs no worker', async () => {
     const texts = Array.from({ length: 25 }, (_, i) => `review number ${i} was fine`)
     const c = caller()
     expect((await send(service.port, 'POST', '/batch_predict', { texts, batch_size: 10 }, { traceparent: c.traceparent })).status).to.equal(200)
-    const spans = await traceOf(receiver, service.tracing, c.traceId, 6)
-    expect(named(spans, 'worker predict').map(s => s.attributes['tfidf.texts']).sort()).to.deep.equal([10, 10, 5])
+    const spans = await traceOf(receiver, service.tracing, c.traceId, 5)
+    // Three chunks of 10 over two free workers: chunks 1-2 in one task, chunk 3 in the other.
+    expect(named(spans, 'worker predict').map(s => s.attributes['tfidf.texts']).sort()).to.deep.equal([20, 5])
     const again = caller()
     expect((await send(service.port, 'POST', '/batch_predict', { texts, batch_size: 10 }, { traceparent: again.traceparent })).status).to.equal(200)
     const cached = await traceOf(receiver, service.tracing, again.traceId, 2)

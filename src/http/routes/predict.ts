@@ -4,10 +4,11 @@
  * Responses are written as JSON text directly, with no object per prediction.
  */
 import type { Request, RequestHandler, Response } from 'express'
-import type { Classified } from '../../pool/classifier-pool.js'
+import type { Classified, PoolCall } from '../../pool/classifier-pool.js'
 import { withinTime } from '../../pool/request-time.js'
 import type { ServedModel } from '../../repository/model-repository.js'
 import { chargeTexts } from '../access.js'
+import { callerAbort } from '../caller-abort.js'
 import type { AppContext } from '../context.js'
 import { pyRound } from '../rounding.js'
 import { sendJson } from '../send.js'
@@ -16,11 +17,11 @@ import { poolObserver } from '../../tracing/observers.js'
 import type { TraceSpan } from '../../tracing/tracing.js'
 
 /** Classifies `texts`, from the cache where it can; identical texts are computed once. `trace`: the request's span, when traced. */
-async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonly string[], batchSize: number, trace?: TraceSpan): Promise<Classified> {
+async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonly string[], batchSize: number, call: PoolCall, trace?: TraceSpan): Promise<Classified> {
   const n = texts.length
   const cache = ctx.cache
   // One text and no cache: nothing to look up or share.
-  if (n === 1 && !cache.enabled) return await ctx.pool.classify(texts, batchSize, model.key, false, trace === undefined ? undefined : poolObserver(trace, model))
+  if (n === 1 && !cache.enabled) return await ctx.pool.classify(texts, batchSize, model.key, false, trace === undefined ? undefined : poolObserver(trace, model), call)
   const keys = cache.enabled ? texts.map(t => cache.keyOf(t, model.key)) : texts
   // For each text not cached, the position of its first occurrence among the texts to compute.
   const slot = new Int32Array(n).fill(-1)
@@ -44,7 +45,7 @@ async function predictTexts (ctx: AppContext, model: ServedModel, texts: readonl
   })
   // Every text unique and computed (the cache off or cold): they are in order already.
   if (lookedAt > 0) trace!.record('cache lookup', lookedAt, performance.now(), { 'tfidf.texts': n, 'tfidf.cache.misses': missing.length })
-  const computed = missing.length === 0 ? undefined : await ctx.pool.classify(missing, batchSize, model.key, false, trace === undefined ? undefined : poolObserver(trace, model))
+  const computed = missing.length === 0 ? undefined : await ctx.pool.classify(missing, batchSize, model.key, false, trace === undefined ? undefined : poolObserver(trace, model), call)
   if (computed !== undefined) for (const [key, m] of firstMissing) cache.set(key, { classIndex: computed.classIndex[m]!, confidence: computed.confidence[m]! })
   if (computed !== undefined && missing.length === n) return computed
   // terms -1: from the cache, so the text's coverage is not known.
@@ -83,9 +84,9 @@ function observe (ctx: AppContext, labels: readonly string[], texts: readonly st
   perClass.forEach((n, k) => { if (n > 0) p.predictions.inc({ label: labels[k] }, n) })
 }
 
-/** Resolves with `work`, or fails with 503 when the whole request would pass its time limit. */
-export async function withinRequestTime<T> (res: Response, ctx: AppContext, work: Promise<T>): Promise<T> {
-  return await withinTime(work, res.locals.startedAt as number, ctx.config.requestTimeoutMs)
+/** Resolves with `work`, or fails with 503 when the whole request would pass its time limit (aborting `abort`, the pool call's). */
+export async function withinRequestTime<T> (res: Response, ctx: AppContext, work: Promise<T>, abort?: AbortController): Promise<T> {
+  return await withinTime(work, res.locals.startedAt as number, ctx.config.requestTimeoutMs, abort)
 }
 
 const json = JSON.stringify
@@ -110,12 +111,22 @@ export function createPredictHandlers (ctx: AppContext, modelOf: ModelOf = defau
   const handle = (parse: (body: unknown) => PredictBody): RequestHandler => async (req, res) => {
     const started = res.locals.startedAt as number
     const model = modelOf(req)
+    // The version that answers, held from now until its work settles (docs/many-models.md).
+    const pin = ctx.pool.pin(model.key)
     res.locals.model = model.name
     res.locals.modelVersion = model.version
-    const body = parse(req.body)
-    const texts = body.form === 'single' ? [body.text] : body.texts
-    await chargeTexts(ctx, res, texts.length)
-    const r = await withinRequestTime(res, ctx, predictTexts(ctx, model, texts, body.form === 'single' ? 1 : body.batchSize, res.locals.trace as TraceSpan | undefined))
+    let body: PredictBody
+    let texts: readonly string[]
+    let r: Classified
+    try {
+      body = parse(req.body)
+      texts = body.form === 'single' ? [body.text] : body.texts
+      await chargeTexts(ctx, res, texts.length)
+      const abort = callerAbort(res)
+      r = await withinRequestTime(res, ctx, predictTexts(ctx, model, texts, body.form === 'single' ? 1 : body.batchSize, { pin, signal: abort.signal }, res.locals.trace as TraceSpan | undefined), abort)
+    } finally {
+      pin.release()
+    }
     const seconds = (performance.now() - started) / 1000
     ctx.metrics.record(texts.length, seconds)
     observe(ctx, model.labels, texts, r)

@@ -12,6 +12,7 @@ import { inferResponse, parseInferRequest } from '../../protocol/v2/json-codec.j
 import { V2Operations, type ModelTarget } from '../../protocol/v2/operations.js'
 
 import { chargeTexts } from '../access.js'
+import { callerAbort } from '../caller-abort.js'
 import type { AppContext } from '../context.js'
 import { JsonShapeScanner, type JsonShapeLimits } from '../json-shape.js'
 import { sendV2 } from '../send.js'
@@ -85,7 +86,8 @@ export function createV2Handlers (ctx: AppContext): Record<'v2ServerMetadata' | 
           res.locals.model = model.name
           res.locals.modelVersion = model.version
         },
-        onTexts: n => { res.locals.texts = n }
+        onTexts: n => { res.locals.texts = n },
+        abort: callerAbort(res)
       })
       const { body, headerLength } = inferResponse(result.request, result.outputs, result.model)
       res.status(200)

@@ -57,6 +57,8 @@ export interface InferCaller {
   /** Told the model once it is known, and the texts once read (for the log line and counts). */
   readonly onModel?: (model: ServedModel) => void
   readonly onTexts?: (n: number) => void
+  /** Aborted by the transport when the caller goes (client gone, gRPC cancel or deadline); REQUEST_TIMEOUT_MS aborts it too. */
+  readonly abort?: AbortController
 }
 
 /** An inference's typed result: the request as read, the model that answered, its outputs. */
@@ -156,13 +158,22 @@ export class V2Operations {
    */
   async modelInfer (target: ModelTarget, decode: (limits: TextLimits) => InferRequest, caller: InferCaller): Promise<InferResult> {
     const served = this.#serving(target)
-    caller.onModel?.(served)
-    const request = decode(this.#limits)
-    caller.onTexts?.(request.texts.length)
-    await caller.chargeTexts(request.texts.length)
-    // The spec's routes' task: score rows only when an output needs them.
-    const observer = caller.trace === undefined ? undefined : poolObserver(caller.trace, served)
-    const scores = await withinTime(this.#ctx.pool.classify(request.texts, this.#ctx.pool.spreadSize(request.texts.length, served.key), served.key, needsScores(request), observer), caller.startedAt, this.#ctx.config.requestTimeoutMs)
+    // The version that answers, held from now until its work settles (docs/many-models.md).
+    const pin = this.#ctx.pool.pin(served.key)
+    let request: InferRequest
+    let scores: Predicted
+    try {
+      caller.onModel?.(served)
+      request = decode(this.#limits)
+      caller.onTexts?.(request.texts.length)
+      await caller.chargeTexts(request.texts.length)
+      // The spec's routes' task: score rows only when an output needs them.
+      const observer = caller.trace === undefined ? undefined : poolObserver(caller.trace, served)
+      const abort = caller.abort ?? new AbortController()
+      scores = await withinTime(this.#ctx.pool.classify(request.texts, this.#ctx.pool.spreadSize(request.texts.length, served.key), served.key, needsScores(request), observer, { pin, signal: abort.signal }), caller.startedAt, this.#ctx.config.requestTimeoutMs, abort)
+    } finally {
+      pin.release()
+    }
     const model = { name: served.name, version: served.version, labels: served.labels }
     const outputs = inferOutputs(request, scores, model)
     this.#ctx.metrics.record(request.texts.length, (performance.now() - caller.startedAt) / 1000)

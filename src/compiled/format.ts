@@ -25,7 +25,7 @@
 export const MAGIC = Uint8Array.from([0x89, 0x54, 0x46, 0x53, 0x43, 0x0d, 0x0a, 0x1a]) // \x89TFSC\r\n\x1a
 
 /** Bumped whenever the layout or the meaning of the tree changes; a file of another version is refused. */
-export const FORMAT_VERSION = 2
+export const FORMAT_VERSION = 3
 
 export const PREAMBLE_BYTES = 64
 export const CHECKSUM_AT = 32

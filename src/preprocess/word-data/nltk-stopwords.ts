@@ -4,6 +4,7 @@
  * language's file: decoded as UTF-8, cut at Python's line boundaries, the lines blank after
  * rstrip() dropped and every other kept as it is, in file order, duplicates included.
  */
+import { readdirSync } from 'node:fs'
 import path from 'node:path'
 import { pyRstrip } from '../../python/str-strip.js'
 import { isFile, isFolder, readDataFile, utf8Text, type FileRead } from './read-files.js'
@@ -34,7 +35,8 @@ export function readNltkStopWords (folders: readonly string[], language: string)
   if (folder === undefined) throw missingData('stopwords', CORPUS, folders)
   const relative = path.join(CORPUS, language)
   if (language.includes('/') || language.startsWith('.') || !isFile(path.join(folder, relative))) {
-    throw new Error(`NLTK's stopwords corpus in ${path.join(folder, CORPUS)} has no list for ${JSON.stringify(language)}`)
+    const has = readdirSync(path.join(folder, CORPUS)).filter(f => f !== 'README' && !f.startsWith('.')).sort()
+    throw new Error(`NLTK's stopwords corpus in ${path.join(folder, CORPUS)} has no list for ${JSON.stringify(language)}; it has ${has.join(', ')}`)
   }
   const { bytes, read } = readDataFile(folder, relative)
   return { language, read, words: stopWordLines(utf8Text(bytes, path.join(folder, relative))) }

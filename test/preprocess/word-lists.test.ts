@@ -148,7 +148,7 @@ describe('stop words by difference', () => {
     expect(loadError([{ op: 'words', steps: [{ op: 'stopwords', nltk: 'english', except: ['not'], add: ['not'] }] }]))
       .to.equal('invalid model settings: preprocess step 1 (words): word step 1 (stopwords): "not" both added and in "except": say only what the app\'s set ends with')
     expect(loadError([{ op: 'words', steps: [{ op: 'stopwords', nltk: ['english', 'English'] }] }]))
-      .to.match(/^invalid model settings: preprocess step 1 \(words\): NLTK's stopwords corpus in .*nltk_data\/corpora\/stopwords has no list for "English"; it has arabic, .*english/)
+      .to.match(/^invalid model settings: preprocess step 1 \(words\): no NLTK stop-word list for "English"; the stopwords corpus at .*nltk_data\/corpora\/stopwords has arabic, .*english/)
     expect(loadError([{ op: 'words', steps: [{ op: 'stopwords', nltk: 'english', exclude: ['not'] }] }]))
       .to.equal("invalid model settings: preprocess step 1 (words) word step 1 (stopwords): must NOT have additional properties 'exclude' (known: op, nltk, sklearn, sastrawi, words, add, except)")
   })

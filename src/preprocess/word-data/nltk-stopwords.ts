@@ -36,7 +36,7 @@ export function readNltkStopWords (folders: readonly string[], language: string)
   const relative = path.join(CORPUS, language)
   if (language.includes('/') || language.startsWith('.') || !isFile(path.join(folder, relative))) {
     const has = readdirSync(path.join(folder, CORPUS)).filter(f => f !== 'README' && !f.startsWith('.')).sort()
-    throw new Error(`NLTK's stopwords corpus in ${path.join(folder, CORPUS)} has no list for ${JSON.stringify(language)}; it has ${has.join(', ')}`)
+    throw new Error(`no NLTK stop-word list for ${JSON.stringify(language)}; the stopwords corpus at ${path.join(folder, CORPUS)} has ${has.join(', ')}`)
   }
   const { bytes, read } = readDataFile(folder, relative)
   return { language, read, words: stopWordLines(utf8Text(bytes, path.join(folder, relative))) }

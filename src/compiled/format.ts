@@ -66,7 +66,7 @@ export function dtypeOf (array: ArrayBufferView): DtypeName | undefined {
 
 /** A model file's role and SHA-256, as the header records each source the compiled file was made from. */
 export interface SourceFile {
-  readonly role: 'model' | 'vectorizer' | 'settings' | 'functions' | 'labels'
+  readonly role: 'model' | 'vectorizer' | 'settings' | 'functions' | 'labels' | 'data'
   /** As given when compiled, for messages. */
   readonly file: string
   readonly sha256: string

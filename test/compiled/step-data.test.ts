@@ -22,6 +22,7 @@ describe('a compiled model carries the data its steps read', function () {
   /** An environment where NLTK finds nothing: NLTK_DATA and the home folder empty. */
   const bare = { ...process.env, NLTK_DATA: nowhere, HOME: nowhere }
   let texts = ''
+  let sources: string[][] = []
   after(() => { rmSync(dir, { recursive: true, force: true }); rmSync(nowhere, { recursive: true, force: true }) })
 
   before(async () => {
@@ -30,6 +31,11 @@ describe('a compiled model carries the data its steps read', function () {
     const compile = await runCli(['compile', '--settings', path.join(app, 'model-settings.json'), '--out', out], '', [], undefined, { ...process.env, NLTK_DATA: sharedNltkData() })
     expect(compile.stderr).to.equal('')
     expect(compile.code).to.equal(0)
+    sources = (JSON.parse(compile.stdout) as { sources: Array<{ role: string, file: string }> }).sources.map(s => [s.role, s.file])
+  })
+
+  it('records the data files among its sources (so MODEL_CACHE_DIR compiles again when the data changes)', () => {
+    expect(sources.filter(([role]) => role === 'data')).to.deep.equal([['data', path.join(sharedNltkData(), 'corpora', 'stopwords', 'english')]])
   })
 
   it('serves with no NLTK data installed, answering as the pickles did where the data was', async () => {

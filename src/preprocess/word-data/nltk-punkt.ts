@@ -10,16 +10,10 @@ import path from 'node:path'
 import type { TokenizerNltkVersion } from '../tokenizers/nltk-version.js'
 import { missingData } from './missing-data.js'
 import { punktTablesOfPickle } from './punkt-pickle.js'
+import type { PunktTables } from './punkt-tables.js'
 import { isFile, isFolder, readDataFile, utf8Text, type FileRead } from './read-files.js'
 
-/** Punkt's four tables as plain data (what a compiled model carries). */
-export interface PunktTables {
-  readonly abbrevTypes: readonly string[]
-  /** Pairs of types as `${first}\t${second}` (no type holds a tab). */
-  readonly collocations: readonly string[]
-  readonly sentStarters: readonly string[]
-  readonly orthoContext: ReadonlyArray<readonly [string, number]>
-}
+export type { PunktTables }
 
 export interface PunktRead {
   readonly language: string

@@ -6,7 +6,7 @@
  */
 import { unpickle } from '../../pickle/unpickler.js'
 import { PyObject, PyTuple } from '../../pickle/values.js'
-import type { PunktTables } from './nltk-punkt.js'
+import type { PunktTables } from './punkt-tables.js'
 
 const PUNKT_CLASSES = ['PunktSentenceTokenizer', 'PunktParameters', 'PunktLanguageVars', 'PunktToken'].map(c => `nltk.tokenize.punkt.${c}`)
 const ONLY = new Set([...PUNKT_CLASSES, 'collections.defaultdict', ...['set', 'int'].flatMap(b => [`builtins.${b}`, `__builtin__.${b}`])])

@@ -20,6 +20,7 @@ import { runLoad } from './lib/load.js'
 import { loadTexts } from './lib/corpus.js'
 import { cpuMicros, freePort, startServer, type Server } from './lib/processes.js'
 import { markdown } from './lib/report.js'
+import { buildLabel } from './lib/portable-paths.js'
 import { SERVER_ENV, SERVER_NODE_FLAGS, serviceEntry, startBaseline, startTfidf } from './lib/servers.js'
 
 interface ProfileNode {
@@ -149,7 +150,7 @@ async function main (): Promise<void> {
   const row = (name: string, s: Start[]): string[] => [name, fmt(seconds(s), 3), `${fmt(Math.min(...s.map(x => x.seconds)), 3)}-${fmt(Math.max(...s.map(x => x.seconds)), 3)}`, ratio(s), fmt(median(s.map(x => x.cpuSeconds)), 2), fmt(median(s.map(x => x.rssMb))), s[0]?.rssAfterLoadMb === undefined ? '' : fmt(median(s.map(x => x.rssAfterLoadMb!)))]
   console.log(`\n## Start-up to ready, ${m.name} model (${m.description}), medians of ${ROUNDS}\n`)
   const rows = [row(`tfidf-serve, WORKERS=${WORKERS}`, ours)]
-  if (earlier.length > 0) rows.push(row(`before (${before!}), WORKERS=${WORKERS}`, earlier))
+  if (earlier.length > 0) rows.push(row(`${buildLabel(before!)}, WORKERS=${WORKERS}`, earlier))
   if (baseline.length > 0) rows.push(row('FastAPI + scikit-learn, 1 uvicorn worker', baseline))
   console.log(markdown(['server', 'start-up s', 'range s', 'vs Python', 'CPU s by then', 'RSS MB', 'RSS after 4 s of batches MB'], rows))
   if (baseline.length > 0) console.log('\n(issue 24\'s goal: start-up at most 0.55x the Python service\'s; RSS after load at most 150 MB)')

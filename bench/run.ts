@@ -14,6 +14,7 @@ import { displayLabel } from '../src/labels.js'
 import { ROOT, loadTexts } from './lib/corpus.js'
 import { runLoad, type Oracle, type Scenario } from './lib/load.js'
 import { benchModels, hasPython, modelFiles, type ModelDir } from './lib/models.js'
+import { buildLabel, portablePath } from './lib/portable-paths.js'
 import type { Server } from './lib/processes.js'
 import { chart, markdown, table, type Row } from './lib/report.js'
 import { beside, matching, previousRun } from './lib/previous.js'
@@ -172,7 +173,7 @@ async function main (): Promise<void> {
   const cache = runs('cache') ? await cacheRows(models[0]!, texts, QUICK ? 1_100 : 11_000, QUICK ? 14_000 : 140_000, settle, progress) : []
   const cli = runs('cli') ? cliRows(models[0]!, texts, QUICK ? 0.1 : 1, QUICK ? 1 : 3, progress) : []
   // HOSTILE_BEFORE=<checkout with dist/> adds the same run against an older build.
-  const builds = [{ label: 'this build' }, ...(process.env.HOSTILE_BEFORE === undefined ? [] : [{ label: `before (${process.env.HOSTILE_BEFORE})`, root: process.env.HOSTILE_BEFORE }])]
+  const builds = [{ label: 'this build' }, ...(process.env.HOSTILE_BEFORE === undefined ? [] : [{ label: buildLabel(process.env.HOSTILE_BEFORE), root: process.env.HOSTILE_BEFORE }])]
   const large = models.find(m => m.name === 'large')
   const repository = runs('repository') && large !== undefined ? await repositoryRows(large, texts, QUICK ? 3 : 8, settle, progress) : undefined
   const access = runs('access') ? await accessRows(models[0]!, texts, oracles.get(models[0]!.name), DURATION, QUICK ? 1 : 5, progress) : []
@@ -180,7 +181,7 @@ async function main (): Promise<void> {
   const tracingCost = runs('tracing') ? await tracingCostRows(QUICK ? 4000 : 8000, QUICK ? 2 : 5, progress) : []
   const tracing = runs('tracing') ? await tracingRows(models[0]!, texts, oracles.get(models[0]!.name), QUICK ? 1 : 2, QUICK ? 2 : 12, progress) : []
   // TRANSPORTS_BEFORE=<checkout with dist/>: the same protocols against an older build, round by round.
-  const transportBuilds = [{ label: 'this build' }, ...(process.env.TRANSPORTS_BEFORE === undefined ? [] : [{ label: `before (${process.env.TRANSPORTS_BEFORE})`, root: process.env.TRANSPORTS_BEFORE }])]
+  const transportBuilds = [{ label: 'this build' }, ...(process.env.TRANSPORTS_BEFORE === undefined ? [] : [{ label: buildLabel(process.env.TRANSPORTS_BEFORE), root: process.env.TRANSPORTS_BEFORE }])]
   const transports = runs('transports') ? await transportRows(models[0]!, transportBuilds, texts, QUICK ? 2 : DURATION, QUICK ? 1 : 5, progress) : []
   // BATCHING=<max texts>/<max wait ms>,... : the settings to compare with batching off.
   const batchingSettings: BatchingSetting[] = [{ label: 'off', maxTexts: 1, maxWaitMs: 0 }, ...(process.env.BATCHING ?? '64/5').split(',').map(s => {
@@ -209,7 +210,7 @@ async function main (): Promise<void> {
   const dir = path.join(ROOT, 'bench', 'results')
   mkdirSync(dir, { recursive: true })
   const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, compiled, baseline_memory: baselineMemory, side_by_side: { model: SIDE_MODEL, contenders, rows: against, cli_us_per_text: cliUsPerText }, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost, explanations }
-  writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, null, 2) + '\n')
+  writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, portablePath, 2) + '\n')
   writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
   const was = (section: string): ReturnType<typeof previousRun> => previousRun(dir, stamp, section)

@@ -15,6 +15,7 @@ import type { LineFormat, LinesResult } from './prediction-lines.js'
 import type { ServedModelSpec } from './model/served-model.js'
 import type { EnsemblePredictor, EnsembleSpec } from './model/ensemble.js'
 import type { TextClassifier } from './sklearn/predictor.js'
+import type { StepData } from './preprocess/word-data/step-data.js'
 
 const USAGE = `Usage: tfidf-serve <command> [options]
 
@@ -176,7 +177,15 @@ async function modelSpec (values: ModelFlags): Promise<ServedModelSpec & { ensem
 }
 
 /** Loads the flags' model in this thread: a compiled model, an ensemble, or a single model. */
-async function loadAnyModel (spec: Awaited<ReturnType<typeof modelSpec>>): Promise<{ predictor: TextClassifier | EnsemblePredictor, notes: readonly string[] }> {
+/** What a model's steps read (a compiled model's copy, or read now where the settings and NLTK say), as `inspect` shows it; null without settings or for an ensemble. */
+async function stepDataReport (spec: Awaited<ReturnType<typeof modelSpec>>, compiled: StepData | null): Promise<object | null> {
+  const data = compiled ?? (spec.ensemble !== null ? null : (await import('./model/served-model.js')).readAppSource(spec.settingsFile)?.data ?? null)
+  if (data === null) return null
+  const { filesRead } = await import('./preprocess/word-data/step-data.js')
+  return { nltk_folders_searched: data.nltkFolders, files: filesRead(data) }
+}
+
+async function loadAnyModel (spec: Awaited<ReturnType<typeof modelSpec>>): Promise<{ predictor: TextClassifier | EnsemblePredictor, notes: readonly string[], data?: StepData | null }> {
   const compiled = await compiledModel(spec)
   if (compiled !== null) return compiled
   if (spec.ensemble !== null) return await (await import('./model/ensemble.js')).loadEnsemble(spec.ensemble)
@@ -184,14 +193,14 @@ async function loadAnyModel (spec: Awaited<ReturnType<typeof modelSpec>>): Promi
 }
 
 /** The flags' model when --model names a compiled file (loaded and checked in this thread), else null. */
-async function compiledModel (spec: Awaited<ReturnType<typeof modelSpec>>): Promise<{ predictor: TextClassifier | EnsemblePredictor, notes: readonly string[] } | null> {
+async function compiledModel (spec: Awaited<ReturnType<typeof modelSpec>>): Promise<{ predictor: TextClassifier | EnsemblePredictor, notes: readonly string[], data: StepData | null } | null> {
   if (spec.ensemble !== null) return null
   const { isCompiledFile } = await import('./compiled/decode-or-load.js')
   if (!isCompiledFile(spec.paths.model)) return null
   if (spec.labels != null) throw new ServiceError('ERR_CONFIG_INVALID', 'a compiled model carries the label names it was compiled with: compile it again with --labels', { file: spec.paths.model })
   const { loadCompiledModel } = await import('./compiled/load-compiled.js')
-  const { predictor, notes } = await loadCompiledModel(spec.paths.model, spec.settingsFile)
-  return { predictor, notes }
+  const { predictor, notes, app } = await loadCompiledModel(spec.paths.model, spec.settingsFile)
+  return { predictor, notes, data: app?.data ?? null }
 }
 
 const MODEL_ARGS = {
@@ -296,8 +305,9 @@ async function inspect (argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: MODEL_ARGS })
   if (values.help === true) return void process.stdout.write(HELP.inspect)
   const spec = await modelSpec(values)
-  const { predictor, notes } = await loadAnyModel(spec)
+  const { predictor, notes, data } = await loadAnyModel(spec)
   const info = predictor.info
+  const preprocessData = await stepDataReport(spec, data ?? null)
   process.stdout.write(JSON.stringify({
     classifier: info.classifier,
     vectorizer: info.vectorizer,
@@ -310,6 +320,7 @@ async function inspect (argv: string[]): Promise<void> {
     sklearn_versions: info.sklearnVersions,
     ...(info.search === undefined ? {} : { wrapped_by: info.search.wrappedBy, best_params: info.search.bestParams }),
     settings: spec.settingsFile,
+    ...(preprocessData === null ? {} : { preprocess_data: preprocessData }),
     notes
   }, null, 2) + '\n')
 }

@@ -4,7 +4,7 @@
 
 Each SPLIT is a `words` step's split as model-settings.json writes it (JSON); the tokenizer
 is the one test/fixtures/preprocess/nltk-tokenizers.py calls for it, with Punkt's English
-parameters from src/preprocess/data. Prints, per split, {"rate": texts/s of
+parameters from ../shared/nltk_data. Prints, per split, {"rate": texts/s of
 " ".join(tokenizer(text)), "fed": that for the first 20 texts}, which the bench checks
 ours against.
 """

@@ -12,6 +12,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { compileNltkSplit } from '../../src/preprocess/tokenizers/nltk-split.js'
+import { readNltkPunkt } from '../../src/preprocess/word-data/nltk-punkt.js'
+import { nltkDataFolders } from '../../src/preprocess/word-data/search-path.js'
 import type { NltkSplitSpec } from '../../src/settings/step-schema.js'
 import { loadModel } from '../../src/sklearn/load-model.js'
 import { ROOT } from '../lib/corpus.js'
@@ -28,6 +30,8 @@ const SPLITS: ReadonlyArray<NltkSplitSpec | string> = [
   'nltk.sent_tokenize'
 ]
 const TEXTS = 2000
+// Punkt's tables where NLTK finds them; the reference copy beside the repository when NLTK_DATA is not set.
+process.env.NLTK_DATA ??= path.join(ROOT, '..', 'shared', 'nltk_data')
 
 const fmt = (x: number, digits = 0): string => x.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
@@ -45,7 +49,7 @@ export async function benchNltkTokenizers (seconds: number): Promise<Array<Recor
     writeFileSync(file, JSON.stringify(texts))
     const python = JSON.parse(execFileSync('/usr/bin/python3', [path.join(ROOT, 'bench', 'baseline', 'nltk-tokenizers.py'), file, String(seconds), ...SPLITS.map(s => JSON.stringify(s))], { encoding: 'utf8', maxBuffer: 64 << 20 })) as { nltk: string, results: Array<{ rate: number, fed: string[] }> }
     for (const [k, split] of SPLITS.entries()) {
-      const tokenize = compileNltkSplit(split)
+      const tokenize = compileNltkSplit(split, (version, language) => readNltkPunkt(nltkDataFolders(null), language, version).tables)
       const clean = (t: string): string => tokenize(t).join(' ')
       const fed = texts.map(clean)
       const wrong = python.results[k]!.fed.findIndex((f, i) => f !== fed[i])

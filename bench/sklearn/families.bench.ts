@@ -4,10 +4,10 @@
  * /usr/bin/python3 runs) and the same texts: scikit-learn in batches of 50 and in single
  * calls. Each family is timed in a process of its own, as a server holds one model (in one
  * process, many models' code would share call sites and slow each other down).
- * XGBoost 2.x and 3.x run beside the xgboost release that made their fixtures, built from
- * source as test/fixtures/xgboost/README.md says, found under XGB_BUILDS (default
- * /work/xgb-builds: <tag>/src/python-package and the venv that ran it); where a build is
- * absent, the row has tfidf-serve's figure alone.
+ * XGBoost 2.x and 3.x run beside the xgboost release that made their fixtures
+ * (test/fixtures/xgboost/README.md), in the Python named by XGBOOST_PYTHON_<release>, e.g.
+ * XGBOOST_PYTHON_3_2_0=<a python where `import xgboost` gives 3.2.0>; where it is not set,
+ * the row has tfidf-serve's figure alone.
  * Run alone: `npm run bench:families [-- SECONDS [TEXT]]` (TEXT: only the families whose
  * name holds it, e.g. XGBClassifier); `npm run bench` includes it.
  */
@@ -67,9 +67,8 @@ interface SklearnFigures {
   readonly labels: string[]
 }
 
-const XGB_BUILDS = process.env.XGB_BUILDS ?? '/work/xgb-builds'
-/** The venv each built xgboost release made its fixtures with (test/fixtures/xgboost/README.md). */
-const XGB_VENVS: Readonly<Record<string, string>> = { '2.0.3': 'venv-np1', '2.1.1': 'venv-np1', '3.0.0': 'venv-np2', '3.2.0': 'venv-np2' }
+/** The environment variable naming the Python of an xgboost release, e.g. XGBOOST_PYTHON_3_2_0: no default, as no machine's path is ours to assume. */
+const xgboostPythonVariable = (release: string): string => `XGBOOST_PYTHON_${release.replaceAll('.', '_')}`
 
 /** A Python that runs a case: Debian's for scikit-learn and xgboost 1.7, a built release's for xgboost 2.x/3.x. */
 interface Runner { readonly python: string, readonly env: NodeJS.ProcessEnv }
@@ -77,10 +76,9 @@ interface Runner { readonly python: string, readonly env: NodeJS.ProcessEnv }
 function runnerOf (name: string): Runner | undefined {
   const release = /xgboost\/(\d+\.\d+\.\d+)\//.exec(name)?.[1]
   if (release === undefined || release === '1.7.4') return { python: PYTHON, env: process.env }
-  const python = path.join(XGB_BUILDS, XGB_VENVS[release] ?? '', 'bin', 'python')
-  const pythonPath = path.join(XGB_BUILDS, `v${release}`, 'src', 'python-package')
-  if (!existsSync(python) || !existsSync(pythonPath)) return undefined
-  return { python, env: { ...process.env, PYTHONPATH: pythonPath } }
+  const python = process.env[xgboostPythonVariable(release)]
+  if (python === undefined || python === '' || !existsSync(python)) return undefined
+  return { python, env: process.env }
 }
 
 /** A case's files; a name may be a path from FIXTURES to a fixture set of another library (xgboost). */

@@ -11,6 +11,7 @@ import { withUserFunctions, type UserFunctions } from '../preprocess/user-functi
 import { preprocessProblem } from '../settings/model-settings.js'
 import { Fields, shapeProblem } from '../sklearn/state-fields.js'
 import { checkEstimatorState } from './check-estimators.js'
+import { checkStepData } from './check-step-data.js'
 
 /** The path every message starts from: the tree's parts, named as in a compiled file. */
 const AT = 'compiled model: '
@@ -30,7 +31,7 @@ function checkFunctionsModule (value: unknown, where: string): FunctionsModule {
   return { file: f.string('file'), source: f.string('source'), sha256 }
 }
 
-/** The settings a load read, as far as building the model uses them: preprocessing, columns, the functions module. */
+/** The settings a load read, as far as building the model uses them: preprocessing, columns, the functions module, the data its steps read. */
 export function checkApp (value: unknown, where: string): AppSource | null {
   if (value === null) return null
   const f = new Fields(value, where)
@@ -46,6 +47,7 @@ export function checkApp (value: unknown, where: string): AppSource | null {
     column.int('width', 1)
   })
   f.nullable('functions', name => checkFunctionsModule(f.value(name), `${where}.${name}`))
+  checkStepData(f.value('data'), `${where}.data`)
   return value as AppSource
 }
 

@@ -25,7 +25,7 @@
 export const MAGIC = Uint8Array.from([0x89, 0x54, 0x46, 0x53, 0x43, 0x0d, 0x0a, 0x1a]) // \x89TFSC\r\n\x1a
 
 /** Bumped whenever the layout or the meaning of the tree changes; a file of another version is refused. */
-export const FORMAT_VERSION = 2
+export const FORMAT_VERSION = 3
 
 export const PREAMBLE_BYTES = 64
 export const CHECKSUM_AT = 32
@@ -66,7 +66,7 @@ export function dtypeOf (array: ArrayBufferView): DtypeName | undefined {
 
 /** A model file's role and SHA-256, as the header records each source the compiled file was made from. */
 export interface SourceFile {
-  readonly role: 'model' | 'vectorizer' | 'settings' | 'functions' | 'labels'
+  readonly role: 'model' | 'vectorizer' | 'settings' | 'functions' | 'labels' | 'data'
   /** As given when compiled, for messages. */
   readonly file: string
   readonly sha256: string

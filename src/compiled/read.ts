@@ -88,7 +88,7 @@ function parseJson (bytes: Uint8Array, what: string, file: string): unknown {
 
 function readHeader (value: unknown, file: string): CompiledHeader {
   const h = value as { product?: unknown, sources?: unknown }
-  const roles = new Set(['model', 'vectorizer', 'settings', 'functions', 'labels'])
+  const roles = new Set(['model', 'vectorizer', 'settings', 'functions', 'labels', 'data'])
   const goodSource = (s: unknown): boolean => {
     const { role, file, sha256 } = (s ?? {}) as Record<string, unknown>
     return typeof role === 'string' && roles.has(role) && typeof file === 'string' && typeof sha256 === 'string' && /^[0-9a-f]{64}$/.test(sha256)

@@ -1,12 +1,15 @@
 /**
  * The files a model is decoded from, each with its SHA-256: the model and vectorizer files,
- * the settings file, the functions module and the labels it names (or an ensemble's members'
- * own). A compiled file records them; the cache finds its entry by them.
+ * the settings file, the functions module and the labels it names, the data files its steps
+ * read (NLTK's and Sastrawi's lists; or an ensemble's members' own). A compiled file records
+ * them; the cache finds its entry by them, so new NLTK data is a new entry.
  */
 import { createHash } from 'node:crypto'
 import { closeSync, openSync, readSync } from 'node:fs'
 import type { EnsembleSpec } from '../model/ensemble.js'
-import { readModelSettings, type LabelSource } from '../settings/model-settings.js'
+import path from 'node:path'
+import { filesRead, readStepData } from '../preprocess/word-data/step-data.js'
+import { readModelSettings, type LabelSource, type ModelSettings } from '../settings/model-settings.js'
 import type { ModelPaths } from '../sklearn/load-model.js'
 import type { SourceFile } from './format.js'
 
@@ -42,8 +45,18 @@ function settingsSources (settingsFile: string | null): SourceFile[] {
   return [
     source('settings', settingsFile),
     ...(settings.functions === null ? [] : [source('functions', settings.functions)]),
-    ...(settings.labels !== null && 'file' in settings.labels ? [source('labels', settings.labels.file)] : [])
+    ...(settings.labels !== null && 'file' in settings.labels ? [source('labels', settings.labels.file)] : []),
+    ...dataSources(settings)
   ]
+}
+
+/** The data files the settings' steps read now; none when some is missing (decoding then refuses the model, naming it). */
+function dataSources (settings: ModelSettings): SourceFile[] {
+  try {
+    return filesRead(readStepData(settings.preprocess, settings)).map(f => ({ role: 'data', file: path.join(f.folder, f.file), sha256: f.sha256 }))
+  } catch {
+    return []
+  }
 }
 
 function labelSources (labels: LabelSource | null): SourceFile[] {

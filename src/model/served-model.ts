@@ -16,6 +16,7 @@ import { pyStr } from '../sklearn/python-repr.js'
 import { NdArray } from '../pickle/numpy.js'
 import { PyObject } from '../pickle/values.js'
 import { summarize } from '../pickle/summarize.js'
+import { readStepData, type StepData } from '../preprocess/word-data/step-data.js'
 
 /** A model's files and its settings file (or none). */
 export interface ServedModelSpec {
@@ -48,13 +49,25 @@ interface AppParts {
 export interface AppSource {
   readonly settings: ModelSettings
   readonly functions: FunctionsModule | null
+  /** What the declared steps read (NLTK's and Sastrawi's lists), read once by this load; a compiled model carries it. */
+  readonly data: StepData
 }
 
-/** Reads a model's settings file and the functions module it names, or null for none. */
+/**
+ * Reads a model's settings file, the functions module it names and the data its steps read
+ * (where the app's installation keeps it), or null for no settings.
+ * @throws ServiceError ERR_CONFIG_INVALID naming the settings file, the step and what is missing.
+ */
 export function readAppSource (settingsFile: string | null): AppSource | null {
   if (settingsFile === null) return null
   const settings = readModelSettings(settingsFile)
-  return { settings, functions: settings.functions === null ? null : readFunctionsModule(settings.functions) }
+  let data: StepData
+  try {
+    data = readStepData(settings.preprocess, settings)
+  } catch (err) {
+    throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${err instanceof Error ? err.message : String(err)}`, { file: settings.file })
+  }
+  return { settings, functions: settings.functions === null ? null : readFunctionsModule(settings.functions), data }
 }
 
 async function appParts (source: AppSource | null): Promise<AppParts> {
@@ -64,7 +77,7 @@ async function appParts (source: AppSource | null): Promise<AppParts> {
   const [{ compilePreprocess }, { reviveNltkObjects }] = await Promise.all([import('../preprocess/compile-steps.js'), import('../preprocess/nltk-objects.js')])
   const { settings } = source
   const functions = source.functions === null ? null : await loadUserFunctions(source.functions)
-  return { settings, functions, prepare: compilePreprocess(settings.preprocess, functions, settings.file), columns: settings.columns, reviveState: reviveNltkObjects, denseRows: settings.denseRows }
+  return { settings, functions, prepare: compilePreprocess(settings.preprocess, functions, settings.file, source.data), columns: settings.columns, reviveState: reviveNltkObjects, denseRows: settings.denseRows }
 }
 
 /** The classes of a LabelEncoder file, as Python prints them. */

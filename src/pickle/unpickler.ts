@@ -68,6 +68,12 @@ export interface UnpicklerOptions extends Partial<UnpicklerLimits> {
    * reader would have. Defaults to none: the first refused global fails the load.
    */
   readonly onRefusedGlobal?: (global: RefusedGlobal) => void
+  /**
+   * When given, the only globals (qualified names, as the file spells them) the file may name,
+   * on top of the allow-list's own checks: a data file of a known shape (NLTK's Punkt pickles)
+   * is read with exactly the classes that shape needs and nothing else.
+   */
+  readonly onlyGlobals?: ReadonlySet<string>
 }
 
 export function defaultLimits (inputLength: number): UnpicklerLimits {
@@ -130,7 +136,7 @@ function run (bytes: Uint8Array, options: UnpicklerOptions, reads: Uint8Array | 
   let first: RefusedGlobal | undefined
   const onRefused = report === undefined ? undefined : (global: RefusedGlobal): void => { first ??= global; report(global) }
   try {
-    return new Unpickler(reader, limits, options.afterBuild, { used: 0, granted: 0 }, 0, options.userGlobals, onRefused, reads).load()
+    return new Unpickler(reader, limits, options.afterBuild, { used: 0, granted: 0 }, 0, options.userGlobals, onRefused, reads, options.onlyGlobals).load()
   } catch (err) {
     if (err instanceof UnkeptMemoRead) throw err
     // The strict reader would have stopped at the first refused global, before this error.
@@ -172,8 +178,9 @@ class Unpickler {
   #opStart = 0
   /** The memo entries worth keeping (memo-reads.ts), or null: keep all. */
   readonly #reads: Uint8Array | null
+  readonly #onlyGlobals: ReadonlySet<string> | undefined
 
-  constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number, userGlobals?: ReadonlySet<string>, onRefused?: (global: RefusedGlobal) => void, reads: Uint8Array | null = null) {
+  constructor (reader: ByteReader, limits: UnpicklerLimits, afterBuild: BuildHook | undefined, work: Work, depth: number, userGlobals?: ReadonlySet<string>, onRefused?: (global: RefusedGlobal) => void, reads: Uint8Array | null = null, onlyGlobals?: ReadonlySet<string>) {
     if (depth > limits.maxNesting) throw new ServiceError('ERR_PICKLE_LIMIT', `pickles nested more than ${limits.maxNesting} deep`, { offset: reader.pos })
     this.#reader = reader
     this.#limits = limits
@@ -183,6 +190,7 @@ class Unpickler {
     this.#userGlobals = userGlobals
     this.#onRefused = onRefused
     this.#reads = reads
+    this.#onlyGlobals = onlyGlobals
   }
 
   load (): PyValue {
@@ -396,6 +404,9 @@ class Unpickler {
   /** An allowed global, or (when refusals are deferred) a placeholder for a refused one. */
   #resolve (module: string, name: string): AllowedGlobal | Unresolved {
     try {
+      if (this.#onlyGlobals !== undefined && !this.#onlyGlobals.has(`${module}.${name}`)) {
+        throw new ServiceError('ERR_PICKLE_GLOBAL_NOT_ALLOWED', `unsupported object '${module}.${name}' (this file may name only ${[...this.#onlyGlobals].join(', ')})`)
+      }
       return resolveGlobal(module, name, this.#userGlobals)
     } catch (err) {
       if (this.#onRefused === undefined || !(err instanceof ServiceError) || err.code !== 'ERR_PICKLE_GLOBAL_NOT_ALLOWED') throw err
@@ -501,7 +512,7 @@ class Unpickler {
       readView: (n, what) => { outsideFrame(); return reader.readView(n, what) },
       loadNested: () => {
         outsideFrame()
-        return new Unpickler(reader, this.#limits, this.#afterBuild, this.#work, this.#depth + 1, this.#userGlobals, this.#onRefused).load()
+        return new Unpickler(reader, this.#limits, this.#afterBuild, this.#work, this.#depth + 1, this.#userGlobals, this.#onRefused, null, this.#onlyGlobals).load()
       },
       grant: units => { this.#work.granted += units }
     }

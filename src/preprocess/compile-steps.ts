@@ -21,6 +21,7 @@ import { createSnowballStemmer } from './stemmers/snowball/index.js'
 import { stopList } from './stop-list.js'
 import { compileNltkSplit } from './tokenizers/nltk-split.js'
 import { textFunction, type UserFunctions } from './user-functions.js'
+import { punktKey, readStepData, type StepData } from './word-data/step-data.js'
 import { compileWordListStep, isWordListStep, type WordListFunction } from './word-list-steps.js'
 import { createWordNetLemmatizer } from './wordnet-lemmatizer.js'
 
@@ -45,7 +46,7 @@ function literal (value: string | undefined): string {
   return Object.hasOwn(PY_STRING_CONSTANTS, value) ? PY_STRING_CONSTANTS[value as keyof typeof PY_STRING_CONSTANTS] : value
 }
 
-function compileText (step: TextStepSpec, functions: UserFunctions | null): TextFunction {
+function compileText (step: TextStepSpec, functions: UserFunctions | null, data: StepData): TextFunction {
   switch (step.op) {
     case 'str.lower': return pyLower
     case 'str.upper': return pyUpper
@@ -64,7 +65,10 @@ function compileText (step: TextStepSpec, functions: UserFunctions | null): Text
       return s => pyTranslate(s, table)
     }
     case 'function': return textFunction(functions, step.name, 'a preprocess step')
-    case 'sastrawi.Stemmer': return createSastrawiStemmer()
+    case 'sastrawi.Stemmer': {
+      if (data.sastrawiDictionary === null) throw new Error('Sastrawi\'s dictionary was not read for this step')
+      return createSastrawiStemmer(data.sastrawiDictionary.words)
+    }
   }
 }
 
@@ -89,18 +93,23 @@ export function memoized (stem: (word: string) => string): (word: string) => str
   }
 }
 
-function compileSplit (split: SplitSpec | undefined): (text: string) => string[] {
+function compileSplit (split: SplitSpec | undefined, data: StepData): (text: string) => string[] {
   if (split === undefined || split === 'str.split') return pySplit
-  if (typeof split === 'string') return compileNltkSplit(split)
+  const punkt = (version: '3.8' | '3.10', language: string): NonNullable<StepData['punkt'][string]>['tables'] => {
+    const read = data.punkt[punktKey(version, language)]
+    if (read === undefined) throw new Error(`NLTK's Punkt tables for ${language} were not read for this step`)
+    return read.tables
+  }
+  if (typeof split === 'string') return compileNltkSplit(split, punkt)
   if ('re.split' in split) return compileReSplit(split['re.split'], split.flags ?? [])
   if ('re.findall' in split) return compileReFindall(split['re.findall'], split.flags ?? [])
-  return compileNltkSplit(split)
+  return compileNltkSplit(split, punkt)
 }
 
-function compileWord (step: WordStepSpec, functions: UserFunctions | null): WordFunction {
+function compileWord (step: WordStepSpec, functions: UserFunctions | null, data: StepData): WordFunction {
   switch (step.op) {
     case 'stopwords': {
-      const stop = stopList(step)
+      const stop = stopList(step, data)
       return w => stop.has(w) ? null : w
     }
     case 'replace': {
@@ -122,7 +131,7 @@ function compileWord (step: WordStepSpec, functions: UserFunctions | null): Word
     }
     case 'nltk.LancasterStemmer': return memoized(createLancasterStemmer({ stripPrefix: step.strip_prefix ?? false }))
     case 'nltk.WordNetLemmatizer': return memoized(createWordNetLemmatizer(step.pos ?? 'n', step.nltk ?? '3.8'))
-    default: return compileText(step, functions)
+    default: return compileText(step, functions, data)
   }
 }
 
@@ -146,7 +155,7 @@ function eachWord (steps: readonly WordFunction[]): WordListFunction {
  * A `words` step's steps as stages over the list: each run of word steps fused into one
  * pass, and each step over the whole list (mark_negation, n-grams) between them.
  */
-function compileStages (steps: readonly WordsStepSpec[], functions: UserFunctions | null): WordListFunction[] {
+function compileStages (steps: readonly WordsStepSpec[], functions: UserFunctions | null, data: StepData): WordListFunction[] {
   const stages: WordListFunction[] = []
   let run: WordFunction[] = []
   for (const [i, s] of steps.entries()) {
@@ -156,7 +165,7 @@ function compileStages (steps: readonly WordsStepSpec[], functions: UserFunction
         run = []
         stages.push(compileWordListStep(s))
       } else {
-        run.push(compileWord(s, functions))
+        run.push(compileWord(s, functions, data))
       }
     } catch (err) {
       throw new Error(`word step ${i + 1} (${s.op}): ${err instanceof Error ? err.message : String(err)}`)
@@ -166,11 +175,11 @@ function compileStages (steps: readonly WordsStepSpec[], functions: UserFunction
   return stages
 }
 
-function compileStep (step: StepSpec, functions: UserFunctions | null): TextFunction {
-  if (step.op !== 'words') return compileText(step, functions)
-  const split = compileSplit(step.split)
+function compileStep (step: StepSpec, functions: UserFunctions | null, data: StepData): TextFunction {
+  if (step.op !== 'words') return compileText(step, functions, data)
+  const split = compileSplit(step.split, data)
   const join = step.join ?? ' '
-  const stages = compileStages(step.steps, functions)
+  const stages = compileStages(step.steps, functions, data)
   if (stages.length === 1) {
     const only = stages[0]!
     return text => only(split(text)).join(join)
@@ -184,13 +193,21 @@ function compileStep (step: StepSpec, functions: UserFunctions | null): TextFunc
 
 /**
  * Compiles `steps` into one function, or null when there are none.
+ * @param data what the steps read (the load's copy: word-data/step-data.ts); by default read
+ *   now from NLTK's search path, which names no Sastrawi lists.
  * @throws ServiceError ERR_CONFIG_INVALID naming `file`, the step (1-based) and the problem.
  */
-export function compilePreprocess (steps: readonly StepSpec[], functions: UserFunctions | null, file: string): TextFunction | null {
+export function compilePreprocess (steps: readonly StepSpec[], functions: UserFunctions | null, file: string, data?: StepData): TextFunction | null {
   if (steps.length === 0) return null
+  let read: StepData
+  try {
+    read = data ?? readStepData(steps, { nltkData: null, sastrawi: null })
+  } catch (err) {
+    throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: ${err instanceof Error ? err.message : String(err)}`, { file })
+  }
   const compiled = steps.map((step, i) => {
     try {
-      return compileStep(step, functions)
+      return compileStep(step, functions, read)
     } catch (err) {
       const detail = err instanceof ServiceError ? err.detail : err instanceof Error ? err.message : String(err)
       throw new ServiceError('ERR_CONFIG_INVALID', `invalid model settings: preprocess step ${i + 1} (${step.op}): ${detail}`, { file })

@@ -8,8 +8,7 @@
  * `words` (the older key) and `add` are the same: the app's own words, added.
  */
 import { ENGLISH_STOP_WORDS } from '../sklearn/text/english-stop-words.js'
-import { sastrawiStopWords } from './stemmers/sastrawi.js'
-import { nltkStopWords } from './stop-words.js'
+import type { StepData } from './word-data/step-data.js'
 
 /** A `stopwords` step's declaration (its keys as the settings write them). */
 export interface StopListSpec {
@@ -25,16 +24,22 @@ export interface StopListSpec {
   readonly except?: readonly string[]
 }
 
+/** A list the step's data holds (read when the model loaded: word-data/step-data.ts). */
+function listOf (words: readonly string[] | undefined, what: string): readonly string[] {
+  if (words === undefined) throw new Error(`${what} were not read for this step`)
+  return words
+}
+
 /**
- * The set of words a `stopwords` step drops.
- * @throws Error naming an NLTK language that has no list (and the available ones), or a word
+ * The set of words a `stopwords` step drops, the libraries' lists from `data`.
+ * @throws Error naming a list `data` lacks, or a word
  *   both added and taken out, whose meaning depends on an order the settings do not say.
  */
-export function stopList (spec: StopListSpec): ReadonlySet<string> {
+export function stopList (spec: StopListSpec, data: StepData): ReadonlySet<string> {
   const stop = new Set<string>()
-  for (const language of typeof spec.nltk === 'string' ? [spec.nltk] : spec.nltk ?? []) for (const w of nltkStopWords(language)) stop.add(w)
+  for (const language of typeof spec.nltk === 'string' ? [spec.nltk] : spec.nltk ?? []) for (const w of listOf(data.stopwords[language]?.words, `NLTK's ${language} stop words`)) stop.add(w)
   if (spec.sklearn === true) for (const w of ENGLISH_STOP_WORDS) stop.add(w)
-  if (spec.sastrawi === true) for (const w of sastrawiStopWords()) stop.add(w)
+  if (spec.sastrawi === true) for (const w of listOf(data.sastrawiStopWords?.words, 'Sastrawi\'s stop words')) stop.add(w)
   const own = [...spec.words ?? [], ...spec.add ?? []]
   for (const w of own) stop.add(w)
   const kept = new Set(spec.except ?? [])

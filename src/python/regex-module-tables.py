@@ -8,7 +8,7 @@ from `re`: `\\w` takes in the combining marks and leaves out '²' and '½', `\\s
 lists them (`i` matches 'İ' but not 'ı', unlike sre).
 
     /usr/bin/python3 src/python/regex-module-tables.py            # Debian's python3-regex 2022.10.31
-    /tmp/nltk-new/bin/python src/python/regex-module-tables.py    # pip's regex 2026.9.29
+    python src/python/regex-module-tables.py    # pip's regex 2026.9.29
 
 Each table is read off the module itself, by matching every code point: `\\w`, `\\d`,
 `\\s` (V0, the default, with UNICODE), `\\p{L}` and `\\p{N}`; and the case variants of each

@@ -42,6 +42,17 @@ export interface ModelSettings {
   readonly maxWorkers: number | null
   /** The app feeds its XGBClassifier dense rows (`.toarray()`): an absent word is the value 0, not missing. */
   readonly denseRows: boolean
+  /** An NLTK data folder (absolute) searched before NLTK's own (`nltk_data`), or null. */
+  readonly nltkData: string | null
+  /** Where Sastrawi's word lists are (`sastrawi`), paths absolute, or null. */
+  readonly sastrawi: SastrawiFiles | null
+}
+
+/** Sastrawi's lists: its installed package folder (the dictionary inside it), or the files themselves. */
+export interface SastrawiFiles {
+  readonly package: string | null
+  readonly dictionary: string | null
+  readonly stopwords: string | null
 }
 
 /** How an ensemble's answer is made of its members' answers. */
@@ -108,6 +119,13 @@ const SCHEMA = {
                 preprocess: { type: 'array', items: { type: 'object', required: ['op'], properties: { op: { type: 'string' } } } },
                 functions: { type: 'string', minLength: 1 },
                 dense_rows: { type: 'boolean' },
+                nltk_data: { type: 'string', minLength: 1 },
+                sastrawi: {
+                  oneOf: [
+                    { type: 'string', minLength: 1 },
+                    { type: 'object', additionalProperties: false, minProperties: 1, properties: { package: { type: 'string', minLength: 1 }, dictionary: { type: 'string', minLength: 1 }, stopwords: { type: 'string', minLength: 1 } } }
+                  ]
+                },
                 columns: {
                   type: 'array',
                   items: { type: 'object', required: ['function', 'width'], additionalProperties: false, properties: { function: { type: 'string', minLength: 1 }, width: { type: 'integer', minimum: 1 } } }
@@ -245,7 +263,7 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   const wrongStep = checkSteps(steps, TEXT_STEP_SCHEMAS, 'preprocess step')
   if (wrongStep !== undefined) throw problem(absolute, wrongStep)
   const doc = raw as { name?: string, max_batch_size?: number, max_batch_time?: number, parameters?: { uri?: string, version?: string | number, extra?: Record<string, unknown> } }
-  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: RawLabels, columns?: ModelSettings['columns'], ensemble?: RawEnsemble, max_workers?: number, dense_rows?: boolean }
+  const ours = (doc.parameters?.extra?.[SETTINGS_KEY] ?? {}) as { model?: string, vectorizer?: string | string[], preprocess?: StepSpec[], functions?: string, labels?: RawLabels, columns?: ModelSettings['columns'], ensemble?: RawEnsemble, max_workers?: number, dense_rows?: boolean, nltk_data?: string, sastrawi?: string | { package?: string, dictionary?: string, stopwords?: string } }
   if (ours.columns !== undefined && ours.columns.length > 0 && ours.functions === undefined) {
     throw problem(absolute, 'columns name functions of the app, but the settings name no functions module ("functions")')
   }
@@ -281,11 +299,21 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
       : Object.freeze({ ...(doc.max_batch_size === undefined ? {} : { maxTexts: doc.max_batch_size }), ...(doc.max_batch_time === undefined ? {} : { maxWaitMs: doc.max_batch_time * 1000 }) }),
     ensemble,
     maxWorkers: ours.max_workers ?? null,
-    denseRows: ours.dense_rows ?? false
+    denseRows: ours.dense_rows ?? false,
+    nltkData: ours.nltk_data === undefined ? null : at(ours.nltk_data),
+    sastrawi: sastrawiFiles(ours.sastrawi, at)
   })
 }
 
 type RawLabels = { file: string } | Record<string, string>
+
+/** `sastrawi` as the file gives it (a package folder, or the files), paths resolved by `at`. */
+function sastrawiFiles (raw: string | { package?: string, dictionary?: string, stopwords?: string } | undefined, at: (p: string) => string): SastrawiFiles | null {
+  if (raw === undefined) return null
+  const given = typeof raw === 'string' ? { package: raw } : raw
+  const resolved = (p: string | undefined): string | null => p === undefined ? null : at(p)
+  return Object.freeze({ package: resolved(given.package), dictionary: resolved(given.dictionary), stopwords: resolved(given.stopwords) })
+}
 
 /** `labels` as the file gives them, paths resolved by `at`. */
 function labelSource (raw: RawLabels | undefined, at: (p: string) => string): LabelSource | null {

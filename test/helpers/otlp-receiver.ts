@@ -1,7 +1,8 @@
 /**
  * A real OTLP/HTTP trace receiver on 127.0.0.1, as a collector's `otlp` receiver listens on
  * 4318: it takes POST /v1/traces, decodes each ExportTraceServiceRequest with the
- * OpenTelemetry protocol's own definitions (test/fixtures/otlp/, read by @grpc/proto-loader)
+ * OpenTelemetry protocol's own definitions (../shared/reference/protocols/otlp, read by
+ * @grpc/proto-loader when the first receiver starts, never at import)
  * and keeps the spans. Or a broken one: `hang` takes requests and never answers, `503`
  * answers every export 503; `refusing` is a port nothing listens on. `sink` (benchmarks)
  * answers every export at once and keeps nothing but counts.
@@ -11,7 +12,7 @@ import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { FIXTURES } from './paths.js'
+import { SHARED } from './paths.js'
 import { freePort } from './processes.js'
 
 type Value = string | number | boolean | null | Value[]
@@ -50,15 +51,24 @@ export interface Receiver {
 interface AnyValue { string_value?: string, bool_value?: boolean, int_value?: string, double_value?: number, array_value?: { values?: AnyValue[] }, value?: string }
 interface KeyValue { key: string, value?: AnyValue }
 
-const definition = loadSync(path.join(FIXTURES, 'otlp', 'opentelemetry', 'proto', 'collector', 'trace', 'v1', 'trace_service.proto'), {
-  includeDirs: [path.join(FIXTURES, 'otlp')],
+/** OTLP's reference definitions (../shared/REFERENCE-DATA.md). */
+const OTLP_PROTOS = path.join(SHARED, 'reference', 'protocols', 'otlp')
+
+let decoder: ((b: Buffer) => unknown) | undefined
+/** ExportTraceServiceRequest's decoder, from the reference files, read on first use. */
+function decodeRequest (body: Buffer): unknown {
+  decoder ??= requestDecoder()
+  return decoder(body)
+}
+
+const requestDecoder = (): (b: Buffer) => unknown => (loadSync(path.join(OTLP_PROTOS, 'opentelemetry', 'proto', 'collector', 'trace', 'v1', 'trace_service.proto'), {
+  includeDirs: [OTLP_PROTOS],
   keepCase: true,
   longs: String,
   enums: Number,
   defaults: true,
   oneofs: true
-})
-const decodeRequest = (definition['opentelemetry.proto.collector.trace.v1.TraceService'] as unknown as { Export: { requestDeserialize: (b: Buffer) => unknown } }).Export.requestDeserialize
+})['opentelemetry.proto.collector.trace.v1.TraceService'] as unknown as { Export: { requestDeserialize: (b: Buffer) => unknown } }).Export.requestDeserialize
 
 function valueOf (v: AnyValue | undefined): Value {
   if (v === undefined) return null

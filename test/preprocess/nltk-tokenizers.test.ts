@@ -8,9 +8,9 @@ import { compilePreprocess } from '../../src/preprocess/compile-steps.js'
 import { readModelSettings } from '../../src/settings/model-settings.js'
 import type { NltkSplitSpec } from '../../src/settings/step-schema.js'
 import { compileNltkSplit } from '../../src/preprocess/tokenizers/nltk-split.js'
-import { PUNKT_DATA_PATH } from '../../src/preprocess/tokenizers/punkt-parameters.js'
 import { FIXTURES } from '../helpers/paths.js'
 import { tokenDigest } from '../helpers/token-digest.js'
+import { punktFrom, sharedNltkData, sharedStepData } from '../helpers/word-data.js'
 
 interface Fixture {
   nltk: string
@@ -27,9 +27,12 @@ const FIXTURES_BY_VERSION: ReadonlyArray<readonly [string, Fixture]> = ['3.8', '
 const describeCall = (split: NltkSplitSpec): string => JSON.stringify(split)
 
 describe('NLTK tokenizers as word splitters', () => {
-  it('read the English Punkt parameters NLTK ships (src/preprocess/data/punkt-english.txt, byte for byte)', () => {
-    const sha = createHash('sha256').update(readFileSync(PUNKT_DATA_PATH)).digest('hex')
-    expect(sha).to.equal('cf5e398db258cee3be9eb3a624dd8d42e8fdc24ff491bc82023b6ad7f0fae5cf')
+  const punkt = punktFrom()
+
+  it('read the English Punkt tables NLTK ships, from ../shared/nltk_data (its punkt_tab/english files, byte for byte)', () => {
+    const sha = createHash('sha256').update(readFileSync(path.join(sharedNltkData(), 'tokenizers', 'punkt_tab', 'english', 'abbrev_types.txt'))).digest('hex')
+    expect(sha).to.equal('e1c377252e71ca06637be45f23b621403ddaf8d8554a00ded56723c5b5707ed1')
+    expect(punkt('3.10', 'english').abbrevTypes).to.have.length(156)
   })
 
   for (const [version, fixture] of FIXTURES_BY_VERSION) {
@@ -42,7 +45,7 @@ describe('NLTK tokenizers as word splitters', () => {
 
       for (const call of fixture.calls) {
         it(`gives NLTK's tokens for ${describeCall(call.split)}`, () => {
-          const split = compileNltkSplit(call.split)
+          const split = compileNltkSplit(call.split, punkt)
           const mismatches: Array<{ text: string, actual: string[] }> = []
           TEXTS.forEach((text, i) => {
             const expected = call.hashes.slice(8 * i, 8 * i + 8)
@@ -67,13 +70,14 @@ describe('NLTK tokenizers in model-settings.json', () => {
   const compiled = (split: unknown, steps: unknown[] = []): ((text: string) => string) => {
     const file = path.join(dir, `${Math.random().toString(36).slice(2)}.json`)
     writeFileSync(file, JSON.stringify({ name: 'x', parameters: { extra: { tfidf_serve: { model: 'm.pkl', preprocess: [{ op: 'words', split, join: '|', steps }] } } } }))
-    return compilePreprocess(readModelSettings(file).preprocess, null, file)!
+    const declared = readModelSettings(file).preprocess
+    return compilePreprocess(declared, null, file, sharedStepData(declared))!
   }
   const TEXT = "Mr. Smith isn't here. He left at 5 p.m. \"Really?\" she asked... @ann :-)"
 
   it('takes a tokenizer by its name alone, with NLTK 3.8 and its defaults', () => {
     for (const name of ['nltk.word_tokenize', 'nltk.sent_tokenize', 'nltk.TreebankWordTokenizer', 'nltk.wordpunct_tokenize', 'nltk.TweetTokenizer'] as const) {
-      expect(compiled(name)(TEXT), name).to.equal(compileNltkSplit({ [name]: { nltk: '3.8' } } as NltkSplitSpec)(TEXT).join('|'))
+      expect(compiled(name)(TEXT), name).to.equal(compileNltkSplit({ [name]: { nltk: '3.8' } } as NltkSplitSpec, punktFrom())(TEXT).join('|'))
     }
     expect(compiled('nltk.word_tokenize')(TEXT)).to.equal("Mr.|Smith|is|n't|here|.|He|left|at|5|p.m|.|``|Really|?|''|she|asked|...|@|ann|:|-|)")
   })

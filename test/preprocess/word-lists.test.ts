@@ -11,7 +11,8 @@ import path from 'node:path'
 import { compilePreprocess } from '../../src/preprocess/compile-steps.js'
 import { isNegation, markNegation } from '../../src/preprocess/mark-negation.js'
 import { stopList } from '../../src/preprocess/stop-list.js'
-import { nltkStopWords } from '../../src/preprocess/stop-words.js'
+import { readNltkStopWords } from '../../src/preprocess/word-data/nltk-stopwords.js'
+import { sharedNltkData, sharedStepData } from '../helpers/word-data.js'
 import { joinNgrams } from '../../src/preprocess/word-ngrams.js'
 import { readModelSettings, type StepSpec } from '../../src/settings/model-settings.js'
 import { FIXTURES, SHARED } from '../helpers/paths.js'
@@ -52,6 +53,7 @@ function compiled (name: string, preprocess: readonly unknown[]): (text: string)
   const file = path.join(DIR, `${name}.json`)
   writeFileSync(file, JSON.stringify({ name, parameters: { extra: { tfidf_serve: { preprocess } } } }))
   const settings = readModelSettings(file)
+  // The data read as a load reads it: NLTK's search path (NLTK_DATA: ../shared/nltk_data in tests).
   return compilePreprocess(settings.preprocess, null, file)!
 }
 
@@ -135,8 +137,9 @@ describe('stop words by difference', () => {
   })
 
   it('is the Python set (lists | add) - except', () => {
-    const stop = stopList({ nltk: 'english', sklearn: true, words: ['zz'], add: ['yy'], except: ['not', 'no', 'nor', 'absent-anyway'] })
-    const expected = new Set([...nltkStopWords('english'), ...(stopList({ sklearn: true })), 'zz', 'yy'])
+    const data = sharedStepData([{ op: 'words', steps: [{ op: 'stopwords', nltk: 'english' }] }])
+    const stop = stopList({ nltk: 'english', sklearn: true, words: ['zz'], add: ['yy'], except: ['not', 'no', 'nor', 'absent-anyway'] }, data)
+    const expected = new Set([...readNltkStopWords([sharedNltkData()], 'english').words, ...(stopList({ sklearn: true }, data)), 'zz', 'yy'])
     for (const w of ['not', 'no', 'nor', 'absent-anyway']) expected.delete(w)
     expect([...stop].sort()).to.deep.equal([...expected].sort())
   })
@@ -145,7 +148,7 @@ describe('stop words by difference', () => {
     expect(loadError([{ op: 'words', steps: [{ op: 'stopwords', nltk: 'english', except: ['not'], add: ['not'] }] }]))
       .to.equal('invalid model settings: preprocess step 1 (words): word step 1 (stopwords): "not" both added and in "except": say only what the app\'s set ends with')
     expect(loadError([{ op: 'words', steps: [{ op: 'stopwords', nltk: ['english', 'English'] }] }]))
-      .to.match(/^invalid model settings: preprocess step 1 \(words\): word step 1 \(stopwords\): no NLTK stop-word list for "English"; available: arabic, .*english/)
+      .to.match(/^invalid model settings: preprocess step 1 \(words\): no NLTK stop-word list for "English"; the stopwords corpus at .*nltk_data\/corpora\/stopwords has arabic, .*english/)
     expect(loadError([{ op: 'words', steps: [{ op: 'stopwords', nltk: 'english', exclude: ['not'] }] }]))
       .to.equal("invalid model settings: preprocess step 1 (words) word step 1 (stopwords): must NOT have additional properties 'exclude' (known: op, nltk, sklearn, sastrawi, words, add, except)")
   })

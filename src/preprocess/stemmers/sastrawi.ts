@@ -1,35 +1,14 @@
 /**
- * The Sastrawi Indonesian stemmer as PySastrawi computes it (github:har07/PySastrawi, MIT:
- * src/preprocess/data/SASTRAWI-LICENSE): `StemmerFactory().create_stemmer().stem(text)`,
- * the Enhanced Confix Stripping algorithm over its dictionary of root words
- * (src/preprocess/data/sastrawi-kata-dasar.txt), and its stop words. Ported step by step from
+ * The Sastrawi Indonesian stemmer as PySastrawi computes it (github:har07/PySastrawi, MIT):
+ * `StemmerFactory().create_stemmer().stem(text)`, the Enhanced Confix Stripping algorithm over
+ * its dictionary of root words (kata-dasar.txt, read from the app's installation:
+ * word-data/sastrawi-lists.ts). Ported step by step from
  * Stemmer.py, Context.py and the disambiguator rules, keeping their order, their quirks (a
  * removal recorded even when a rule gives the word back unchanged) and their regexes; words are
  * ASCII letters, digits and '-' after the text's normalization (plus 'ı' and 'ſ', which Python's
  * [^a-z] with IGNORECASE keeps).
  */
-import { readFileSync } from 'node:fs'
-import path from 'node:path'
 import { pyLower } from '../../python/python-str.js'
-import { PREPROCESS_DATA_DIR } from '../../layout.js'
-
-export const SASTRAWI_DICTIONARY_PATH = path.join(PREPROCESS_DATA_DIR, 'sastrawi-kata-dasar.txt')
-export const SASTRAWI_STOPWORDS_PATH = path.join(PREPROCESS_DATA_DIR, 'sastrawi-stopwords.json')
-
-let dictionary: ReadonlySet<string> | undefined
-let stopWords: readonly string[] | undefined
-
-/** ArrayDictionary of kata-dasar.txt: its lines, but empty and blank ones. */
-function rootWords (): ReadonlySet<string> {
-  dictionary ??= new Set(readFileSync(SASTRAWI_DICTIONARY_PATH, 'utf8').split('\n').filter(w => w.trim() !== ''))
-  return dictionary
-}
-
-/** `StopWordRemoverFactory().get_stop_words()`, in its order. */
-export function sastrawiStopWords (): readonly string[] {
-  stopWords ??= Object.freeze(JSON.parse(readFileSync(SASTRAWI_STOPWORDS_PATH, 'utf8')) as string[])
-  return stopWords
-}
 
 /**
  * TextNormalizer.normalize_text: lower(), every character but [a-z0-9 -] to a space (with
@@ -259,9 +238,10 @@ function stemWord (word: string, dict: ReadonlySet<string>): string {
 /**
  * Creates `StemmerFactory().create_stemmer().stem`: text -> the normalized text's words, each
  * stemmed, joined by one space. Words are remembered (PySastrawi's CachedStemmer does the same).
+ * @param rootWords the dictionary: kata-dasar.txt's lines, but empty and blank ones (ArrayDictionary).
  */
-export function createSastrawiStemmer (): (text: string) => string {
-  const dict = rootWords()
+export function createSastrawiStemmer (rootWords: Iterable<string>): (text: string) => string {
+  const dict: ReadonlySet<string> = new Set(rootWords)
   const memo = new Map<string, string>()
   const stem = (word: string): string => {
     let out = memo.get(word)

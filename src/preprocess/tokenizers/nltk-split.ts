@@ -10,7 +10,7 @@ import type { TokenizerNltkVersion } from './nltk-version.js'
 import type { PunktLanguage } from '../../settings/punkt-languages.js'
 import { createTreebankWordTokenizer } from './treebank.js'
 import { createTweetTokenizer } from './tweet-tokenizer.js'
-import { createSentTokenize, createWordTokenize } from './word-tokenize.js'
+import { createSentTokenize, createWordTokenize, type PunktTablesOf } from './word-tokenize.js'
 
 export type Splitter = (text: string) => string[]
 
@@ -34,12 +34,12 @@ function regexpTokenizer (pattern: string, gaps: boolean, discardEmpty: boolean,
  * The tokenizer a `split` names, by its name alone (defaults) or with its arguments.
  * @throws Error naming what cannot be reproduced (the caller names the step).
  */
-export function compileNltkSplit (spec: NltkSplitSpec | string): Splitter {
+export function compileNltkSplit (spec: NltkSplitSpec | string, punkt: PunktTablesOf): Splitter {
   const [name, options] = typeof spec === 'string' ? [spec, {}] : Object.entries(spec)[0] as [string, Record<string, unknown>]
   const version = (options.nltk as TokenizerNltkVersion | undefined) ?? '3.8'
   switch (name) {
-    case 'nltk.word_tokenize': return createWordTokenize(version, options.preserve_line === true, (options.language as PunktLanguage | undefined) ?? 'english')
-    case 'nltk.sent_tokenize': return createSentTokenize(version, (options.language as PunktLanguage | undefined) ?? 'english')
+    case 'nltk.word_tokenize': return createWordTokenize(version, options.preserve_line === true, () => punkt(version, (options.language as PunktLanguage | undefined) ?? 'english'))
+    case 'nltk.sent_tokenize': return createSentTokenize(version, punkt(version, (options.language as PunktLanguage | undefined) ?? 'english'))
     case 'nltk.TreebankWordTokenizer': return createTreebankWordTokenizer()
     // WordPunctTokenizer: RegexpTokenizer(r"\w+|[^\w\s]+") with the default flags.
     case 'nltk.wordpunct_tokenize': return regexpTokenizer(String.raw`\w+|[^\w\s]+`, false, true, REGEXP_TOKENIZER_FLAGS, version)

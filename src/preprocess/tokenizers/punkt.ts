@@ -20,7 +20,7 @@ import { compileReFindall, compileReSub } from '../../python/re-functions.js'
 import { DIGIT, WORD, pyLower } from '../../python/python-str.js'
 import { pyRstrip, pyStrip } from '../../python/str-strip.js'
 import type { TokenizerNltkVersion } from './nltk-version.js'
-import { englishPunktParameters, type PunktParameters } from './punkt-parameters.js'
+import type { PunktParameters } from './punkt-parameters.js'
 
 // Orthographic context flags (punkt.py _ORTHO_*): where a type was seen upper or lower case.
 const ORTHO_BEG_LC = 1 << 4
@@ -98,7 +98,7 @@ export type SentenceTokenizer = (text: string) => string[]
 /**
  * `PunktSentenceTokenizer.tokenize(text)` with `params` (English by default), as NLTK `version` does.
  */
-export function createPunktSentenceTokenizer (version: TokenizerNltkVersion, params: PunktParameters = englishPunktParameters()): SentenceTokenizer {
+export function createPunktSentenceTokenizer (version: TokenizerNltkVersion, params: PunktParameters): SentenceTokenizer {
   const vars = languageVars(version)
   const wordTokenize = compileReFindall(vars.wordTokenizer, ['UNICODE', 'VERBOSE'])
   const periodContext = translatePythonPattern(vars.periodContext, { flags: { unicode: true, verbose: true }, label: 'Punkt period context' })

@@ -4,7 +4,7 @@
 TypeScript translates NLTK's own strings rather than a copy typed by hand.
 
     /usr/bin/python3 src/preprocess/tokenizers/tweet-patterns.py           # NLTK 3.8
-    /tmp/nltk-new/bin/python src/preprocess/tokenizers/tweet-patterns.py   # NLTK 3.10.3
+    python src/preprocess/tokenizers/tweet-patterns.py   # NLTK 3.10.3
 
 All are compiled by NLTK with the third-party `regex` module (V0); WORD_RE, PHONE_WORD_RE
 and EMOTICON_RE with VERBOSE | IGNORECASE | UNICODE, the others with UNICODE alone (the

@@ -6,20 +6,23 @@
  */
 import type { TokenizerNltkVersion } from './nltk-version.js'
 import { createPunktSentenceTokenizer, type SentenceTokenizer } from './punkt.js'
-import type { PunktLanguage } from '../../settings/punkt-languages.js'
+import type { PunktTables } from '../word-data/nltk-punkt.js'
 import { punktParameters } from './punkt-parameters.js'
 import { createNltkWordTokenizer, type WordTokenizer } from './treebank.js'
 
-/** `sent_tokenize(text, language)`. */
-export function createSentTokenize (version: TokenizerNltkVersion, language: PunktLanguage = 'english'): SentenceTokenizer {
-  return createPunktSentenceTokenizer(version, punktParameters(language))
+/** The Punkt tables of a language, as the step read them (word-data/step-data.ts). */
+export type PunktTablesOf = (version: TokenizerNltkVersion, language: string) => PunktTables
+
+/** `sent_tokenize(text, language)` with that language's tables. */
+export function createSentTokenize (version: TokenizerNltkVersion, tables: PunktTables): SentenceTokenizer {
+  return createPunktSentenceTokenizer(version, punktParameters(tables))
 }
 
-/** `word_tokenize(text, language, preserve_line=preserveLine)`; with `preserveLine` no Punkt, so no parameters are read. */
-export function createWordTokenize (version: TokenizerNltkVersion, preserveLine = false, language: PunktLanguage = 'english'): WordTokenizer {
+/** `word_tokenize(text, language, preserve_line=preserveLine)`; with `preserveLine` no Punkt, so no tables are needed. */
+export function createWordTokenize (version: TokenizerNltkVersion, preserveLine: boolean, tables: () => PunktTables): WordTokenizer {
   const words = createNltkWordTokenizer(version)
   if (preserveLine) return words
-  const sentences = createSentTokenize(version, language)
+  const sentences = createSentTokenize(version, tables())
   return text => {
     const out: string[] = []
     for (const sentence of sentences(text)) for (const word of words(sentence)) out.push(word)

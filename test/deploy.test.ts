@@ -32,13 +32,18 @@ function instructions (): Array<[string, string]> {
 
 describe('the Dockerfile', () => {
   const all = instructions()
-  const stages = all.reduce<Array<Array<[string, string]>>>((out, i) => { if (i[0] === 'FROM') out.push([]); out[out.length - 1]!.push(i); return out }, [])
+  // What comes before the first FROM (the base's ARG) belongs to no stage.
+  const global = all.slice(0, all.findIndex(i => i[0] === 'FROM'))
+  const stages = all.slice(global.length).reduce<Array<Array<[string, string]>>>((out, i) => { if (i[0] === 'FROM') out.push([]); out[out.length - 1]!.push(i); return out }, [])
   const run = stages[stages.length - 1]!
   const get = (name: string): string[] => run.filter(i => i[0] === name).map(i => i[1])
 
   it('builds in one stage and runs from a small Debian Node 20 image with production dependencies only', () => {
     expect(stages.length).to.be.at.least(2)
-    for (const stage of stages) expect(stage[0]![1]).to.match(/^node:20-bookworm-slim\b/)
+    // Both stages on one base, the official image unless a build argument names another
+    // (the image test's assembled one: scripts/container-base.sh).
+    expect(global).to.deep.equal([['ARG', 'NODE_IMAGE=node:20-bookworm-slim']])
+    for (const stage of stages) expect(stage[0]![1]).to.match(/^\$\{NODE_IMAGE\}( AS \w+)?$/)
     expect(get('RUN').join(' ')).to.match(/npm ci --omit=dev/)
     expect(get('COPY').some(c => c.startsWith('--from=build') && c.includes('dist/src'))).to.equal(true)
     expect(get('COPY').some(c => c.includes('models/final_best_model.pkl') && c.includes('models/tfidf_vectorizer.pkl'))).to.equal(true)

@@ -60,4 +60,7 @@ tar -C "$ROOTFS" --numeric-owner -c . | "${PODMAN[@]}" import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
   --change "ENV NODE_VERSION=$NODE_VERSION" \
   --change 'CMD ["node"]' - "$IMAGE" >/dev/null
+# The bases this script made before it changed are not used again: their space goes back.
+"${PODMAN[@]}" images --format '{{.Repository}}:{{.Tag}}' "${IMAGE%%:*}" | grep -vxF "$IMAGE" \
+  | xargs -r "${PODMAN[@]}" rmi --force >/dev/null 2>&1 || true
 echo "$IMAGE"

@@ -1,16 +1,24 @@
 # tfidf-serve as a container image: the service and the default model, on Debian's slim Node 20.
 #   docker build -t tfidf-serve:1.0.0 .
+# On a machine that reaches no image registry, the same file on a base assembled from Debian's
+# archive and the npm registry (docs/operations.md, "Building the image"):
+#   podman build --build-arg NODE_IMAGE="$(bash scripts/container-base.sh)" -t tfidf-serve:1.0.0 .
 #   docker run --rm -p 8000:8000 tfidf-serve:1.0.0
 #   docker run --rm -p 8000:8000 -v "$PWD/my-model:/models:ro" \
 #     -e MODEL_PATH=/models/final_best_model.pkl -e VECTORIZER_PATH=/models/tfidf_vectorizer.pkl tfidf-serve:1.0.0
 # An image of your own model that starts without decoding pickles (docs/compiled-models.md):
+#   FROM tfidf-serve:1.0.0 AS compile
+#   COPY --chown=node my-model/ /home/node/my-model/
+#   RUN node dist/src/cli.js compile --settings /home/node/my-model/model-settings.json --out /home/node/model.tfsc
 #   FROM tfidf-serve:1.0.0
-#   COPY --chown=node my-model/ /home/node/model/
-#   RUN node dist/src/cli.js compile --settings /home/node/model/model-settings.json --out /home/node/model/model.tfsc
+#   COPY --from=compile /home/node/model.tfsc /home/node/model/model.tfsc
 #   ENV MODEL_PATH=/home/node/model/model.tfsc
 
+# The Node 20 image both stages start from: the official one unless told otherwise.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
 # Build stage: every dependency, tsc, and the bundles (scripts/bundle.mjs).
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json ./
 COPY src ./src
@@ -18,17 +26,22 @@ COPY workers ./workers
 COPY test ./test
 COPY bench ./bench
 COPY scripts ./scripts
-RUN npm ci --no-audit --no-fund
+# npm's settings for this build only (e.g. a registry's CA: `--secret id=npmrc,src=FILE`, and the
+# file it names as `--secret id=npm-ca`); a secret mount is in no layer, and without one npm
+# runs on its defaults.
+RUN --mount=type=secret,id=npmrc,target=/root/.npmrc --mount=type=secret,id=npm-ca \
+  npm ci --no-audit --no-fund
 
 # Run stage: production dependencies only (no compiler; lzma-native loads its prebuilt binary,
 # and only a .xz/.lzma model file needs it), the built service and the default model.
-FROM node:20-bookworm-slim
+FROM ${NODE_IMAGE}
 # A fixed mmap threshold: glibc's moving one let models loaded and unloaded one after another
 # stay resident (bench/results/README.md: +35 MB for nine models without it, none with it).
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN --mount=type=secret,id=npmrc,target=/root/.npmrc --mount=type=secret,id=npm-ca \
+  npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/workers ./dist/workers
 # NLTK's stop words and WordNet's lemma lists (with their licences) for declared preprocessing.

@@ -1,11 +1,12 @@
 /**
- * The container image and the Kubernetes manifests, checked as files (no container engine
- * or cluster runs here): parsed, and held to what running the service needs.
+ * The container image and the Kubernetes manifests, checked as files: parsed, held to what
+ * running the service needs and to the Kubernetes API's schema (test/container/image.test.ts
+ * builds and runs the image).
  */
 import { expect } from 'chai'
-import { readFileSync, readdirSync } from 'node:fs'
+import { readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { parseAllDocuments } from 'yaml'
+import { parse, parseAllDocuments } from 'yaml'
 import { ROOT } from './helpers/paths.js'
 
 type Doc = Record<string, any>
@@ -32,13 +33,18 @@ function instructions (): Array<[string, string]> {
 
 describe('the Dockerfile', () => {
   const all = instructions()
-  const stages = all.reduce<Array<Array<[string, string]>>>((out, i) => { if (i[0] === 'FROM') out.push([]); out[out.length - 1]!.push(i); return out }, [])
+  // What comes before the first FROM (the base's ARG) belongs to no stage.
+  const global = all.slice(0, all.findIndex(i => i[0] === 'FROM'))
+  const stages = all.slice(global.length).reduce<Array<Array<[string, string]>>>((out, i) => { if (i[0] === 'FROM') out.push([]); out[out.length - 1]!.push(i); return out }, [])
   const run = stages[stages.length - 1]!
   const get = (name: string): string[] => run.filter(i => i[0] === name).map(i => i[1])
 
   it('builds in one stage and runs from a small Debian Node 20 image with production dependencies only', () => {
     expect(stages.length).to.be.at.least(2)
-    for (const stage of stages) expect(stage[0]![1]).to.match(/^node:20-bookworm-slim\b/)
+    // Both stages on one base, the official image unless a build argument names another
+    // (the image test's assembled one: scripts/container-base.sh).
+    expect(global).to.deep.equal([['ARG', 'NODE_IMAGE=node:20-bookworm-slim']])
+    for (const stage of stages) expect(stage[0]![1]).to.match(/^\$\{NODE_IMAGE\}( AS \w+)?$/)
     expect(get('RUN').join(' ')).to.match(/npm ci --omit=dev/)
     expect(get('COPY').some(c => c.startsWith('--from=build') && c.includes('dist/src'))).to.equal(true)
     expect(get('COPY').some(c => c.includes('models/final_best_model.pkl') && c.includes('models/tfidf_vectorizer.pkl'))).to.equal(true)
@@ -173,5 +179,76 @@ describe('the KServe manifests', () => {
     expect(service.apiVersion).to.equal('serving.kserve.io/v1beta1')
     expect(service.spec.predictor.model).to.deep.include({ runtime: runtime.metadata.name, protocolVersion: 'v2' })
     expect(service.spec.predictor.model.modelFormat.name).to.equal('sklearn')
+  })
+})
+
+/**
+ * Every manifest held to its API's own schema: Kubernetes 1.33's OpenAPI definitions (compiled
+ * into validators by kubernetes-models 4.5, the last line that runs on Node 20), the Prometheus
+ * operator's for the ServiceMonitor, and for KServe's resources, whose CRDs no package carries,
+ * the core Container and Volume schemas their pod parts are made of (docs/operations.md).
+ */
+describe('the manifests against the Kubernetes API schema', () => {
+  interface Model { validate: () => void }
+  type ModelClass = new (data: Doc) => Model
+
+  /** The validating model of an apiVersion and kind: `kubernetes-models/<group>/<version>/<Kind>`. */
+  async function modelOf (apiVersion: string, kind: string): Promise<ModelClass> {
+    const module = apiVersion === 'monitoring.coreos.com/v1'
+      ? `@kubernetes-models/prometheus-operator/${apiVersion}/${kind}`
+      : `kubernetes-models/${apiVersion}/${kind}`
+    return ((await import(module)) as Record<string, ModelClass>)[kind]!
+  }
+
+  /** What `kubectl apply -k dir` would send: each resource its kustomization lists, overlays followed. */
+  function kustomized (dir: string): Array<{ file: string, doc: Doc }> {
+    const kustomization = parse(readFileSync(path.join(dir, 'kustomization.yaml'), 'utf8')) as Doc
+    // Patches and generators would change what is sent: none is used, and none may slip in unchecked.
+    const handled = ['apiVersion', 'kind', 'resources']
+    expect(Object.keys(kustomization).filter(k => !handled.includes(k)), `${dir}/kustomization.yaml`).to.deep.equal([])
+    return (kustomization.resources as string[]).flatMap(entry => {
+      const at = path.join(dir, entry)
+      if (statSync(at).isDirectory()) return kustomized(at)
+      return parseAllDocuments(readFileSync(at, 'utf8')).map(d => ({ file: path.relative(ROOT, at), doc: d.toJS() as Doc }))
+    })
+  }
+
+  async function refusal (apiVersion: string, kind: string, doc: Doc): Promise<string> {
+    const Model = await modelOf(apiVersion, kind)
+    try {
+      new Model(doc).validate()
+    } catch (err) {
+      return (err as Error).message
+    }
+    return ''
+  }
+
+  it('holds every resource the kustomization sends to its API version\'s schema', async () => {
+    const sent = kustomized(K8S)
+    expect(sent.map(s => s.doc.kind).sort()).to.deep.equal(['Deployment', 'HorizontalPodAutoscaler', 'PodDisruptionBudget', 'Service', 'ServiceMonitor'])
+    for (const { file, doc } of sent) expect(await refusal(doc.apiVersion, doc.kind, doc), file).to.equal('')
+  })
+
+  it('refuses a manifest that breaks the schema, so the check above is one', async () => {
+    const deployment = structuredClone(byKind('Deployment'))
+    deployment.spec.replicas = '2'
+    deployment.spec.template.spec.containers[0].ports[0].containerPort = 'http'
+    delete deployment.spec.selector
+    const message = await refusal('apps/v1', 'Deployment', deployment)
+    expect(message).to.contain('spec/replicas must be integer')
+    expect(message).to.contain('containerPort must be integer')
+    expect(message).to.contain('spec must have required property selector')
+    const hpa = structuredClone(byKind('HorizontalPodAutoscaler'))
+    hpa.spec.metrics[0].resource.target.averageUtilization = 70.5
+    expect(await refusal('autoscaling/v2', 'HorizontalPodAutoscaler', hpa)).to.contain('averageUtilization must be integer')
+  })
+
+  it('holds the KServe runtime\'s containers and volumes to the core Container and Volume schemas', async () => {
+    const runtime = parseAllDocuments(readFileSync(path.join(ROOT, 'deploy', 'kserve', 'servingruntime.yaml'), 'utf8'))[0]!.toJS() as Doc
+    const Container = (await import('kubernetes-models/v1/Container')).Container as unknown as ModelClass
+    const Volume = (await import('kubernetes-models/v1/Volume')).Volume as unknown as ModelClass
+    for (const c of runtime.spec.containers) new Container(c).validate()
+    for (const v of runtime.spec.volumes) new Volume(v).validate()
+    expect(() => new Container({ ...runtime.spec.containers[0], ports: [{ containerPort: '8080' }] }).validate()).to.throw(/containerPort must be integer/)
   })
 })

@@ -126,7 +126,7 @@ export class V2Operations {
    */
   modelReady ({ name, version }: ModelTarget): ModelReadiness {
     const repository = this.#ctx.repository
-    if (repository.entry(name) === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}`)
+    if (repository.entry(name) === undefined) throw repository.unknownModel(name)
     const served = repository.get(name)
     return { name, ready: served !== undefined && (version === undefined || version === '' || version === served.version) }
   }

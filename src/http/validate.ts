@@ -97,6 +97,15 @@ export function createBodyValidator (limits: Limits): BodyValidator {
   const run = (check: ValidateFunction, body: unknown): void => {
     if (!check(body)) throw new ValidationError((check.errors ?? []).map(toIssue))
   }
+  // A body of either form with neither key: the batch form's issues, after one naming the single form.
+  const runEither = (check: ValidateFunction, body: unknown): void => {
+    try {
+      run(check, body)
+    } catch (err) {
+      if (!(err instanceof ValidationError) || !isPlainObject(body) || Object.hasOwn(body, 'texts')) throw err
+      throw new ValidationError([NEITHER_FORM, ...err.issues])
+    }
+  }
   const asBatch = (body: unknown): PredictBody => {
     run(checkBatch, body)
     const b = body as { texts: string[], batch_size?: number }
@@ -109,17 +118,22 @@ export function createBodyValidator (limits: Limits): BodyValidator {
         run(checkSingle, body)
         return { form: 'single', text: (body as { text: string }).text }
       }
+      runEither(checkBatch, body)
       return asBatch(body)
     },
     batch: asBatch,
     explain: body => {
       const single = isSingleForm(body)
-      run(single ? checkExplainSingle : checkExplainBatch, body)
+      if (single) run(checkExplainSingle, body)
+      else runEither(checkExplainBatch, body)
       const b = body as { text?: string, texts?: string[], top_k?: number }
       return { form: single ? 'single' : 'batch', texts: single ? [b.text!] : b.texts!, topK: b.top_k ?? DEFAULT_TOP_K }
     }
   }
 }
+
+/** The issue for a body with neither `text` nor `texts`: the single form's key, and both forms. */
+const NEITHER_FORM: ValidationIssue = Object.freeze({ loc: Object.freeze(['body', 'text']), msg: 'Field required: the single form is {"text": "..."}, the batch form {"texts": ["...", ...]}', type: 'missing' })
 
 function isSingleForm (body: unknown): boolean {
   return isPlainObject(body) && Object.hasOwn(body, 'text') && !Object.hasOwn(body, 'texts')

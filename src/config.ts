@@ -1,6 +1,6 @@
 /**
- * Environment to a frozen, typed Config, once at boot (SPEC.md configuration plus
- * DECISIONS.md 12-26). One ajv schema (config-schema.ts) carries the defaults and coerces the strings;
+ * Environment to a frozen, typed Config, once at boot (docs/http-api.md, "Settings"
+ * and "Limits and timeouts"). One ajv schema (config-schema.ts) carries the defaults and coerces the strings;
  * every problem is reported at once, in one line, as ERR_CONFIG_INVALID.
  */
 import { availableParallelism } from 'node:os'

@@ -20,7 +20,7 @@ interface Answer {
   readonly proba?: readonly number[]
   readonly decision?: readonly number[]
   readonly fed?: string
-  /** DECISIONS.md 16's confidence of the label: an ensemble's (votes, mean, product) or any model's. */
+  /** The confidence of the label (docs/http-api.md, "Answers"): an ensemble's (votes, mean, product) or any model's. */
   readonly confidence?: number
 }
 

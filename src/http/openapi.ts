@@ -301,7 +301,7 @@ function modelRoutes (postResponses: (ok: Json) => Json, predictions: Json): Jso
 const v2Error = (description: string, example: string): Json => ({ description, headers: HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } }, example: { error: example } } } })
 const v2Json = (description: string, schema: Json = { type: 'object' }): Json => ({ description, headers: HEADERS, content: { 'application/json': { schema } } })
 
-/** The Open Inference Protocol V2 routes (REST), as ../shared/reference/oip-v2.md sets them out. */
+/** The Open Inference Protocol V2 routes (REST), as docs/many-models.md, "Open Inference Protocol V2 (REST)" sets them out. */
 function v2Paths (): Json {
   const get = (operationId: string, summary: string, responses: Json, parameters: Json[] = []): Json => ({ get: { operationId, tags: ['open inference protocol v2'], summary, parameters, responses } })
   const post = (operationId: string, summary: string, responses: Json, parameters: Json[] = []): Json => ({ post: { operationId, tags: ['open inference protocol v2'], summary, parameters, requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } }, 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, responses } })

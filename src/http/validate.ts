@@ -112,7 +112,7 @@ export function createBodyValidator (limits: Limits): BodyValidator {
     return { form: 'batch', texts: b.texts, batchSize: b.batch_size ?? DEFAULT_BATCH_SIZE }
   }
   return {
-    // DECISIONS.md 1: `text` alone is the single form; anything else is judged as the batch form.
+    // docs/http-api.md, "Requests": `text` alone is the single form; anything else is judged as the batch form.
     predict: body => {
       if (isSingleForm(body)) {
         run(checkSingle, body)
@@ -140,8 +140,8 @@ function isSingleForm (body: unknown): boolean {
 }
 
 /**
- * A text's rules, read once: not empty, at most `max` code points (Python's len(), DECISIONS.md
- * 3: counted only when the UTF-16 length could exceed it), and no lone UTF-16 surrogate (from
+ * A text's rules, read once: not empty, at most `max` code points (Python's len(), docs/http-api.md,
+ * "Requests": counted only when the UTF-16 length could exceed it), and no lone UTF-16 surrogate (from
  * a "\ud800" escape: Python's str would hold it, pydantic refuses it; the native
  * isWellFormed scan). Errors as ajv's minLength / maxLength would give them, in that order.
  */

@@ -1,6 +1,6 @@
 /**
  * Two clocks per worker task: one while it waits for a worker, one from the moment a worker
- * takes it. PREDICTION_TIMEOUT_MS bounds the second only (DECISIONS.md 12: per worker task);
+ * takes it. PREDICTION_TIMEOUT_MS bounds the second only (docs/http-api.md, "Limits and timeouts");
  * a request that never reached a worker was not slow to predict, and says so.
  *
  * Piscina tells no one when a queued task starts, but it hands each task to a worker by

@@ -1,6 +1,6 @@
 /**
  * The Open Inference Protocol V2's operations, written once over typed requests and results
- * (../shared/reference/oip-v2.md): server and model health and metadata, inference on any
+ * (docs/many-models.md, "Open Inference Protocol V2 (REST)"): server and model health and metadata, inference on any
  * served model, and the repository extension. REST (src/http/routes/v2.ts) and gRPC
  * (src/grpc/inference-service.ts) only decode their wire format into these calls and encode
  * what they return; every failure is a ServiceError of the one table, which each transport

@@ -24,13 +24,18 @@ async function mocha (args: string[]): Promise<{ code: number, out: string }> {
   })
 }
 
-function testSources (dir: string): string[] {
+/** The files under `dir` whose names end in one of `ends` (test fixtures left out). */
+function sources (dir: string, ends: readonly string[]): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap(e => {
     const full = path.join(dir, e.name)
-    if (e.isDirectory()) return e.name === 'fixtures' ? [] : testSources(full)
-    return e.name.endsWith('.ts') ? [full] : []
+    if (e.isDirectory()) return e.name === 'fixtures' ? [] : sources(full, ends)
+    return ends.some(end => e.name.endsWith(end)) ? [full] : []
   })
 }
+const testSources = (dir: string): string[] => sources(dir, ['.ts'])
+
+/** A document of ../shared cited by name: the contract is stated in docs/, not there. */
+const SHARED_DOCUMENT = /\.\.\/shared\/(SPEC|DECISIONS|STYLE|REFERENCE-DATA)\.md|\.\.\/shared\/reference\b|\b(SPEC|DECISIONS|STYLE)\.md\b|\boip-v2\.md\b/
 
 describe('the suite on a clone with no ../shared beside it', function () {
   this.timeout(300000)
@@ -62,5 +67,21 @@ describe('the suite on a clone with no ../shared beside it', function () {
     expect(out).to.match(/✔ decodes in the pool, not in a worker/)
     expect(out).to.match(/^ {2}1 passing .*\n {2}3 failing/m)
     expect(code).to.equal(3)
+  })
+})
+
+describe('the code and docs cite nothing a clone does not hold', () => {
+  const hits = (files: readonly string[], pattern: RegExp): string[] => files.flatMap(f =>
+    readFileSync(f, 'utf8').split('\n').flatMap((line, i) => pattern.test(line) ? [`${path.relative(ROOT, f)}:${i + 1}`] : []))
+
+  it('src/ and workers/ never name ../shared: comments cite docs/', () => {
+    const code = ['src', 'workers'].flatMap(d => sources(path.join(ROOT, d), ['.ts', '.mjs', '.js'])).filter(f => !f.endsWith('config-validate.ts'))
+    expect(code.length).to.be.above(100)
+    expect(hits(code, /\.\.\/shared|\b(SPEC|DECISIONS|STYLE)\.md\b|\boip-v2\.md\b/)).to.deep.equal([])
+  })
+
+  it('README.md and docs/ cite none of its documents (what ../shared holds for the tests is said in README.md, "Tests")', () => {
+    const docs = [path.join(ROOT, 'README.md'), ...sources(path.join(ROOT, 'docs'), ['.md'])]
+    expect(hits(docs, SHARED_DOCUMENT)).to.deep.equal([])
   })
 })

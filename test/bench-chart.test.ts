@@ -27,7 +27,7 @@ describe("the bench's picture", function () {
   it('is an SVG drawn by vega, with a panel per figure and labelled axes', () => {
     expect(svg).to.match(/^<svg [^>]*width="\d+" height="\d+"/)
     for (const t of ['Throughput: texts per second (longer is better)', 'Tail latency: p99, milliseconds (shorter is better)', 'texts per second', 'p99 latency, ms']) expect(texts).to.include(t)
-    expect(texts.filter(t => t === 'scenario (form, concurrent clients)')).to.have.length(2)
+    expect(texts.filter(t => t.startsWith('by scenario: the form (single, a batch of 10 or of 50 texts)'))).to.have.length(2)
   })
 
   it('gives the axes their values and names every scenario and server', () => {

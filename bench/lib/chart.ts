@@ -31,20 +31,24 @@ function bars (rows: readonly Row[], value: (r: Row) => number, ours: (r: Row) =
   })
 }
 
+const SUBTITLE = 'by scenario: the form (single, a batch of 10 or of 50 texts) and the concurrent clients (c1, c10, c50)'
+
 function panel (title: string, axis: string, values: readonly Bar[], scenarios: readonly string[]): object {
   const max = Math.max(1, ...values.map(b => b.value))
+  // Only the servers the run measured (a run without --baseline has no Python service).
+  const shown = SHOWN.filter(s => values.some(b => b.server === s[1]))
   return {
-    title: { text: title, anchor: 'start', fontSize: 13 },
+    title: { text: title, subtitle: SUBTITLE, anchor: 'start', fontSize: 13, subtitleFontSize: 10 },
     data: { values },
     width: 620,
     height: { step: 12, for: 'offset' },
     encoding: {
-      y: { field: 'scenario', type: 'nominal', sort: scenarios, title: 'scenario (form, concurrent clients)', axis: { labelFontSize: 11, titleFontSize: 11 } },
-      yOffset: { field: 'server', type: 'nominal', sort: SHOWN.map(s => s[1]) },
+      y: { field: 'scenario', type: 'nominal', sort: scenarios, title: null, axis: { labelFontSize: 11 } },
+      yOffset: { field: 'server', type: 'nominal', sort: shown.map(s => s[1]) },
       x: { field: 'value', type: 'quantitative', title: axis, scale: { domain: [0, max * 1.7], nice: false }, axis: { format: ',d', grid: true, tickCount: 8, titleFontSize: 11 } }
     },
     layer: [
-      { mark: { type: 'bar', height: { band: 0.9 } }, encoding: { color: { field: 'server', type: 'nominal', sort: SHOWN.map(s => s[1]), scale: { domain: SHOWN.map(s => s[1]), range: SHOWN.map(s => s[2]) }, legend: { title: null, orient: 'top', direction: 'horizontal', labelLimit: 300 } } } },
+      { mark: { type: 'bar', height: { band: 0.9 } }, encoding: { color: { field: 'server', type: 'nominal', sort: shown.map(s => s[1]), scale: { domain: shown.map(s => s[1]), range: shown.map(s => s[2]) }, legend: { title: null, orient: 'top', direction: 'horizontal', labelLimit: 300 } } } },
       { mark: { type: 'text', align: 'left', baseline: 'middle', dx: 3, fontSize: 9 }, encoding: { text: { field: 'label' } } }
     ]
   }

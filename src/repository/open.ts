@@ -41,8 +41,8 @@ export function defaultModelOf (source: DefaultModelSource): DefaultModel {
   }
   if (source.modelDir !== null) {
     const dir = source.modelDir
-    if (!existsSync(dir)) throw new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: MODEL_DIR ${dir} does not exist`, { file: dir })
-    if (!statSync(dir).isDirectory()) throw new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: MODEL_DIR ${dir} is a file, not a folder (MODEL_PATH names a file)`, { file: dir })
+    if (!existsSync(dir)) throw new ServiceError('ERR_CONFIG_INVALID', 'invalid configuration: MODEL_DIR does not exist', { file: dir, subject: true })
+    if (!statSync(dir).isDirectory()) throw new ServiceError('ERR_CONFIG_INVALID', 'invalid configuration: MODEL_DIR is a file, not a folder (MODEL_PATH names a file)', { file: dir, subject: true })
     const found = readModelFolder(dir, null)
     if (found.version === null) throw new ServiceError('ERR_CONFIG_INVALID', `MODEL_DIR holds no model that can be served: ${found.problem}`, { file: dir })
     const settingsFile = path.join(dir, 'model-settings.json')

@@ -16,7 +16,8 @@ import { runLoad, type Oracle, type Scenario } from './lib/load.js'
 import { benchModels, hasPython, modelFiles, type ModelDir } from './lib/models.js'
 import { buildLabel, portablePath } from './lib/portable-paths.js'
 import type { Server } from './lib/processes.js'
-import { chart, markdown, table, type Row } from './lib/report.js'
+import { chart } from './lib/chart.js'
+import { markdown, table, type Row } from './lib/report.js'
 import { beside, matching, previousRun } from './lib/previous.js'
 import { targetRows } from './lib/targets.js'
 import { startBaseline, startNoop, startTfidf } from './lib/servers.js'
@@ -211,7 +212,7 @@ async function main (): Promise<void> {
   mkdirSync(dir, { recursive: true })
   const result = { date: started.toISOString(), quick: QUICK, duration_s: DURATION, machine, note: 'autocannon and the servers share the machine\'s cores', models, http: rows, in_process: inProcess, startup, baseline_startup: baselineStartup, decode_floor: decodeFloor, service_floor: serviceFloor, compiled, baseline_memory: baselineMemory, side_by_side: { model: SIDE_MODEL, contenders, rows: against, cli_us_per_text: cliUsPerText }, cache, cli, hostile, repository, access, transports, batching, ceiling, tracing, tracing_cost: tracingCost, explanations }
   writeFileSync(path.join(dir, `${stamp}.json`), JSON.stringify(result, portablePath, 2) + '\n')
-  writeFileSync(path.join(dir, `${stamp}.svg`), chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
+  writeFileSync(path.join(dir, `${stamp}.svg`), await chart(rows.filter(r => r.model === 'default' && !r.server.includes('cached')), `texts/s and p99 by scenario, default model (${started.toISOString().slice(0, 10)}, ${machine.cores} cores, Node ${machine.node})`))
 
   const was = (section: string): ReturnType<typeof previousRun> => previousRun(dir, stamp, section)
   if (rows.length > 0) {

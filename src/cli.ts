@@ -84,7 +84,8 @@ ${MODEL_OPTIONS}
   inspect: `Usage: tfidf-serve inspect [options]
 
 Prints the classifier and vectorizer, classes, feature count, the parameters that
-matter, the scikit-learn version that wrote each file and the confidence method.
+matter, the scikit-learn version that wrote each file and the confidence method; with
+settings, what they declare as read: the preprocessing steps, functions module and labels.
 
 Options:
 ${MODEL_OPTIONS}
@@ -308,6 +309,7 @@ async function inspect (argv: string[]): Promise<void> {
   const { predictor, notes, data } = await loadAnyModel(spec)
   const info = predictor.info
   const preprocessData = await stepDataReport(spec, data ?? null)
+  const declared = spec.settingsFile === null ? null : await declaredSettings(spec.settingsFile)
   process.stdout.write(JSON.stringify({
     classifier: info.classifier,
     vectorizer: info.vectorizer,
@@ -321,8 +323,24 @@ async function inspect (argv: string[]): Promise<void> {
     ...(info.search === undefined ? {} : { wrapped_by: info.search.wrappedBy, best_params: info.search.bestParams }),
     settings: spec.settingsFile,
     ...(preprocessData === null ? {} : { preprocess_data: preprocessData }),
+    ...(declared ?? {}),
     notes
   }, null, 2) + '\n')
+}
+
+/**
+ * What a settings file declares around the pickles, as read: the preprocessing steps (the
+ * pickles' own pipeline steps are `steps`), the functions module, the label names, the columns.
+ */
+async function declaredSettings (file: string): Promise<Record<string, unknown>> {
+  const { readModelSettings } = await import('./settings/model-settings.js')
+  const settings = readModelSettings(file)
+  return {
+    preprocess: settings.preprocess,
+    functions: settings.functions,
+    labels: settings.labels === null ? null : 'file' in settings.labels ? { file: settings.labels.file } : settings.labels.map,
+    ...(settings.columns.length === 0 ? {} : { columns: settings.columns })
+  }
 }
 
 async function verifyCommand (argv: string[]): Promise<number> {

@@ -1,6 +1,6 @@
 /**
- * Environment to a frozen, typed Config, once at boot (SPEC.md configuration plus
- * DECISIONS.md 12-26). One ajv schema (config-schema.ts) carries the defaults and coerces the strings;
+ * Environment to a frozen, typed Config, once at boot (docs/http-api.md, "Settings"
+ * and "Limits and timeouts"). One ajv schema (config-schema.ts) carries the defaults and coerces the strings;
  * every problem is reported at once, in one line, as ERR_CONFIG_INVALID.
  */
 import { availableParallelism } from 'node:os'
@@ -33,8 +33,8 @@ export interface Config {
   readonly defaultModel: string | null
   /** MODEL_DIR (absolute): a folder holding one model, as KServe mounts it; null: MODEL_PATH's. */
   readonly modelDir: string | null
-  /** MODEL_NAME: the name the one model (MODEL_PATH's or MODEL_DIR's) is served under. */
-  readonly modelName: string
+  /** MODEL_NAME: the name the one model (MODEL_PATH's or MODEL_DIR's) is served under; null: its settings' `name`, else `default`. */
+  readonly modelName: string | null
   /**
    * MODEL_CACHE_DIR (absolute): where compiled models are kept by the SHA-256 of their files, so
    * a later start of the same files skips decoding them; null (unset): no cache.
@@ -126,7 +126,7 @@ export function parseConfig (env: NodeJS.ProcessEnv, cwd: string = process.cwd()
     modelRepository: typeof v.MODEL_REPOSITORY === 'string' ? path.resolve(cwd, v.MODEL_REPOSITORY) : null,
     defaultModel: typeof v.DEFAULT_MODEL === 'string' ? v.DEFAULT_MODEL : null,
     modelDir: typeof v.MODEL_DIR === 'string' ? path.resolve(cwd, v.MODEL_DIR) : null,
-    modelName: typeof v.MODEL_NAME === 'string' ? v.MODEL_NAME : 'default',
+    modelName: typeof v.MODEL_NAME === 'string' ? v.MODEL_NAME : null,
     modelPollSeconds: v.MODEL_POLL_SECONDS as number,
     modelCacheDir: typeof v.MODEL_CACHE_DIR === 'string' ? path.resolve(cwd, v.MODEL_CACHE_DIR) : null,
     maxBatchSize: v.MAX_BATCH_SIZE as number,

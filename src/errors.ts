@@ -89,12 +89,15 @@ export interface ServiceErrorOptions {
   readonly file?: string
   /** Byte offset in that file (or in its decompressed stream) where the problem was found. */
   readonly offset?: number
+  /** The file is what the detail says of it ("no such file: FILE"), not where it was found ("... in FILE"). */
+  readonly subject?: boolean
   readonly cause?: unknown
 }
 
 /**
  * An error with a stable `code`, an HTTP `statusCode` and, for file errors, the
- * file and byte offset. The message reads "<what> in <file> (byte <offset>)".
+ * file and byte offset. The message reads "<what> in <file> (byte <offset>)", or "<what>: <file>"
+ * when the file is its subject (no such file).
  */
 export class ServiceError extends Error {
   readonly code: ErrorCode
@@ -105,11 +108,13 @@ export class ServiceError extends Error {
   readonly detail: string
   readonly file: string | undefined
   readonly offset: number | undefined
+  /** Whether the file is the detail's subject ("no such file: FILE"). */
+  readonly subject: boolean
 
   constructor (code: ErrorCode, detail?: string, options: ServiceErrorOptions = {}) {
     const spec = ERROR_CODES[code]
     const text = detail ?? spec.message
-    super(formatMessage(text, options.file, options.offset), options.cause === undefined ? undefined : { cause: options.cause })
+    super(formatMessage(text, options.file, options.offset, options.subject === true), options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'ServiceError'
     this.code = code
     this.statusCode = spec.statusCode
@@ -117,18 +122,19 @@ export class ServiceError extends Error {
     this.detail = text
     this.file = options.file
     this.offset = options.offset
+    this.subject = options.subject === true
   }
 
   /** The same error, naming `file` (keeps the first file named when nested). */
   withFile (file: string): ServiceError {
     if (this.file !== undefined) return this
-    return new ServiceError(this.code, this.detail, { file, offset: this.offset, cause: this.cause })
+    return new ServiceError(this.code, this.detail, { file, offset: this.offset, subject: this.subject, cause: this.cause })
   }
 }
 
-function formatMessage (text: string, file?: string, offset?: number): string {
+function formatMessage (text: string, file: string | undefined, offset: number | undefined, subject: boolean): string {
   let message = text
-  if (file !== undefined) message += ` in ${file}`
+  if (file !== undefined) message += subject ? `: ${file}` : ` in ${file}`
   if (offset !== undefined) message += ` (byte ${offset})`
   return message
 }

@@ -1,5 +1,5 @@
 /**
- * The labels the HTTP API shows (DECISIONS.md 18): the class as Python's str() prints it,
+ * The labels the HTTP API shows (docs/http-api.md, "Answers"): the class as Python's str() prints it,
  * lowercased, with runs of white space replaced by '_'; LABEL_NAMES renames them in class order.
  */
 import { ServiceError } from './errors.js'

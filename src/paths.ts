@@ -2,7 +2,7 @@ import path from 'node:path'
 import { PROJECT_ROOT } from './layout.js'
 import { readModelSettings, settingsBeside } from './settings/model-settings.js'
 
-/** The model shipped in models/, the default everywhere (DECISIONS.md 24). */
+/** The model shipped in models/, the default everywhere (docs/http-api.md, "Settings"). */
 export const DEFAULT_MODEL_PATH = path.join(PROJECT_ROOT, 'models', 'final_best_model.pkl')
 export const DEFAULT_VECTORIZER_PATH = path.join(PROJECT_ROOT, 'models', 'tfidf_vectorizer.pkl')
 

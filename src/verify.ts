@@ -20,7 +20,7 @@ interface Answer {
   readonly proba?: readonly number[]
   readonly decision?: readonly number[]
   readonly fed?: string
-  /** DECISIONS.md 16's confidence of the label: an ensemble's (votes, mean, product) or any model's. */
+  /** The confidence of the label (docs/http-api.md, "Answers"): an ensemble's (votes, mean, product) or any model's. */
   readonly confidence?: number
 }
 
@@ -120,6 +120,8 @@ class Tally {
   maxDecision: number | null = null
   maxConfidence: number | null = null
   decisionNotComparable = 0
+  /** Recorded fed texts of an ensemble whose members feed different texts. */
+  fedNotComparable = 0
   laterSince: string | undefined
 
   /** Records a difference `d` of one kind; whether it is within the tolerance. */
@@ -149,9 +151,20 @@ function compare (predictor: TextClassifier | EnsemblePredictor, text: string, e
   const decision = p.decision ?? later?.decision
   if (e.decision !== undefined && decision === undefined) tally.decisionNotComparable++
   else if (e.decision !== undefined && !tally.within('decision', distance(decision!, e.decision))) differs.push('decision')
-  const fed = single?.fed(text)
+  const fed = single !== null ? single.fed(text) : membersFed(predictor as EnsemblePredictor, text)
+  if (e.fed !== undefined && fed === undefined) tally.fedNotComparable++
   const ours: Ours = { label: p.label, confidence: p.confidence, ...(p.proba === undefined ? {} : { proba: Array.from(p.proba) }), ...(decision === undefined ? {} : { decision: Array.from(decision) }), ...(fed === undefined ? {} : { fed }) }
-  return { differs, ours, fedDiffers: e.fed !== undefined && e.fed !== fed }
+  return { differs, ours, fedDiffers: e.fed !== undefined && fed !== undefined && e.fed !== fed }
+}
+
+/**
+ * An ensemble's text as fed to the vectorizer: the one its members all feed (they share the
+ * settings' preprocessing), or undefined when they feed different texts (each member's is then
+ * compared on its own line of `members`).
+ */
+function membersFed (ensemble: EnsemblePredictor, text: string): string | undefined {
+  const fed = new Set(ensemble.members.map(m => m.predictor.fed(text)))
+  return fed.size === 1 ? [...fed][0] : undefined
 }
 
 /**
@@ -198,7 +211,8 @@ export async function verify (predictor: TextClassifier | EnsemblePredictor, fil
   }
   const notes = [
     ...(tally.laterSince === undefined ? [] : [`decision: the model file predates ${tally.laterSince}, which added decision_function; compared with ${tally.laterSince}'s (not served)`]),
-    ...(tally.decisionNotComparable === 0 ? [] : [`decision: the model as served has no decision_function, so ${tally.decisionNotComparable} recorded decisions were not compared (labels and probabilities were)`])
+    ...(tally.decisionNotComparable === 0 ? [] : [`decision: the model as served has no decision_function, so ${tally.decisionNotComparable} recorded decisions were not compared (labels and probabilities were)`]),
+    ...(tally.fedNotComparable === 0 ? [] : [`fed: the ensemble's members feed their vectorizers different texts, so ${tally.fedNotComparable} recorded fed texts were not compared (give each member's under "members")`])
   ]
   return { texts, agree, disagree: texts - agree, labels_equal: labelsEqual, max_proba_difference: tally.maxProba, max_decision_difference: tally.maxDecision, max_confidence_difference: tally.maxConfidence, fed_differs: fedDiffers, decision_not_comparable: tally.decisionNotComparable, notes, tolerance: VERIFY_TOLERANCE, first_differences: first }
 }

@@ -144,7 +144,7 @@ describe('the tfidf-serve command', function () {
     it('fails with one line on stderr and exit 1 for a missing model', async () => {
       const { stdout, stderr, code } = await cli(['predict', '--model', '/no/such/model.pkl'], 'x\n')
       expect([code, stdout]).to.deep.equal([1, ''])
-      expect(stderr).to.equal('tfidf-serve: cannot read the file: no such file in /no/such/model.pkl\n')
+      expect(stderr).to.equal('tfidf-serve: no such file: /no/such/model.pkl\n')
     })
 
     it('fails with exit 2 for a bad option or a bad jsonl line', async () => {

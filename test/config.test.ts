@@ -36,7 +36,7 @@ describe('parseConfig', () => {
       defaultModel: null,
       modelDir: null,
       modelCacheDir: null,
-      modelName: 'default',
+      modelName: null,
       modelPollSeconds: 0,
       maxBatchSize: 50,
       maxTextLength: 10000,

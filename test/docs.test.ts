@@ -12,8 +12,14 @@
  *   counters, ids) compared by their JSON type only; other lines exactly, a line ending in `...`
  *   by what comes before it, and a line `...` standing for any number of lines.
  * - `<!-- settings -->` (or `<!-- settings: PATH -->`, written to PATH in the scratch folder)
- *   before a ```json block: a model-settings.json, which must pass the settings reader;
- *   `<!-- keys -->` (or `<!-- keys: PATH -->`) likewise for an API key file.
+ *   before a ```json block: a model-settings.json, which must pass the settings reader and load
+ *   the model it names against the files beside it (`tfidf-serve inspect --settings`, exit 0):
+ *   those an earlier block copied there, or with `<!-- settings: PATH with FOLDER -->` the files
+ *   of FOLDER (in the repository) linked beside it first, or else the default model's.
+ *   `<!-- keys -->` (or `<!-- keys: PATH -->`) likewise for an API key file (read only).
+ * - `<!-- fragment -->` before a ```json block: part of a settings file, shown alone. A ```json
+ *   block that declares settings (`"op"`, `"preprocess"`, `"tfidf_serve"`, `"ensemble"`,
+ *   `"labels"`) is marked one way or the other.
  * - A ```sh block with a `$ ` prompt that is not marked runnable fails the test: a shown
  *   command is one a reader will type.
  *
@@ -21,7 +27,7 @@
  */
 import { expect } from 'chai'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { readKeyFile } from '../src/access/key-file.js'
@@ -34,11 +40,13 @@ import { listen, startService, type Listening, type Service } from './helpers/se
 
 /** Fields whose values differ between runs: only their JSON type is compared. */
 const VOLATILE = new Set(['processing_time', 'timestamp', 'used', 'available', 'percentage', 'memory_usage_mb', 'uptime_seconds', 'predictions_total', 'predictions_per_second', 'average_response_time', 'cache_hit_rate', 'request_id', 'sha256'])
+/** Keys that make a ```json block a settings example. */
+const SETTINGS_KEYS = /"(op|preprocess|tfidf_serve|ensemble|labels)":/
 /** Commands run as they are, by bash, in the scratch folder: they only make files. */
 const SHELL_COMMANDS = new Set(['mkdir', 'cp', 'printf', 'cat', 'echo'])
 
 interface Command { readonly text: string, readonly output: readonly string[], readonly line: number }
-interface Block { readonly page: string, readonly line: number, readonly kind: 'run' | 'settings' | 'keys' | 'unmarked', readonly target?: string, readonly body: readonly string[] }
+interface Block { readonly page: string, readonly line: number, readonly kind: 'run' | 'settings' | 'keys' | 'fragment' | 'unmarked', readonly target?: string, readonly models?: string, readonly body: readonly string[] }
 
 const PAGES = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter(f => f.endsWith('.md')).sort().map(f => `docs/${f}`)]
 
@@ -51,10 +59,10 @@ function blocks (page: string): Block[] {
     if (!fence.startsWith('```')) continue
     let end = i + 1
     while (end < lines.length && !lines[end]!.startsWith('```')) end++
-    const marker = /^<!-- (run|settings|keys)(?::\s*(\S+))? -->$/.exec(lines[i - 1] ?? '')
+    const marker = /^<!-- (run|settings|keys|fragment)(?::\s*(\S+)(?: with (\S+))?)? -->$/.exec(lines[i - 1] ?? '')
     const body = lines.slice(i + 1, end)
-    if (marker !== null) out.push({ page, line: i + 1, kind: marker[1] as 'run' | 'settings' | 'keys', target: marker[2], body })
-    else if (fence === '```sh') out.push({ page, line: i + 1, kind: 'unmarked', body })
+    if (marker !== null) out.push({ page, line: i + 1, kind: marker[1] as Block['kind'], target: marker[2], models: marker[3], body })
+    else if (fence === '```sh' || fence === '```json') out.push({ page, line: i + 1, kind: 'unmarked', body })
     i = end
   }
   return out
@@ -203,6 +211,11 @@ describe('the examples of README.md and docs/', function () {
     expect(unmarked.map(b => `${b.page}:${b.line}`), 'sh blocks with a $ prompt but no <!-- run --> before them').to.deep.equal([])
   })
 
+  it('marks every settings example as one that loads (<!-- settings -->) or as a fragment (<!-- fragment -->)', () => {
+    const settingsLike = all.filter(b => b.kind === 'unmarked' && !b.body.some(l => l.startsWith('$ ')) && b.body.some(l => SETTINGS_KEYS.test(l)))
+    expect(settingsLike.map(b => `${b.page}:${b.line}`), 'json blocks of settings with neither marker').to.deep.equal([])
+  })
+
   it('names every error code in docs/troubleshooting.md', () => {
     const page = readFileSync(path.join(ROOT, 'docs', 'troubleshooting.md'), 'utf8')
     expect(Object.keys(ERROR_CODES).filter(code => !page.includes(code))).to.deep.equal([])
@@ -219,13 +232,30 @@ describe('the examples of README.md and docs/', function () {
         symlinkSync(path.join(ROOT, 'test'), path.join(run.dir, 'test'))
       })
       for (const block of marked) {
-        if (block.kind === 'settings' || block.kind === 'keys') {
-          const [what, read] = block.kind === 'settings' ? ['settings file', readModelSettings] : ['key file', readKeyFile]
-          it(`line ${block.line}: the ${what} ${block.target ?? ''} is one its reader takes`, () => {
-            const file = path.join(run.dir, block.target ?? (block.kind === 'settings' ? 'model-settings.json' : 'keys.json'))
+        if (block.kind === 'fragment') continue
+        if (block.kind === 'keys') {
+          it(`line ${block.line}: the key file ${block.target ?? ''} is one its reader takes`, () => {
+            const file = path.join(run.dir, block.target ?? 'keys.json')
             mkdirSync(path.dirname(file), { recursive: true })
             writeFileSync(file, block.body.join('\n'))
-            expect(() => read(file)).not.to.throw()
+            expect(() => readKeyFile(file)).not.to.throw()
+          })
+          continue
+        }
+        if (block.kind === 'settings') {
+          it(`line ${block.line}: the settings file ${block.target ?? ''} loads the model it names${block.models === undefined ? '' : ` (${block.models})`}`, async () => {
+            const file = path.join(run.dir, block.target ?? path.join(`settings-${block.line}`, 'model-settings.json'))
+            const dir = path.dirname(file)
+            mkdirSync(dir, { recursive: true })
+            writeFileSync(file, block.body.join('\n'))
+            const settings = readModelSettings(file)
+            const models = block.models === undefined ? (settings.model !== null && existsSync(settings.model)) || settings.ensemble !== null ? null : path.join(ROOT, 'models') : path.join(ROOT, block.models)
+            for (const f of models === null ? [] : readdirSync(models)) {
+              if (f !== 'model-settings.json' && !existsSync(path.join(dir, f))) symlinkSync(path.join(models!, f), path.join(dir, f))
+            }
+            const inspected = await runCli(['inspect', '--settings', file], '', [], run.dir)
+            expect(inspected.stderr, `${page} line ${block.line}`).to.equal('')
+            expect(inspected.code).to.equal(0)
           })
           continue
         }

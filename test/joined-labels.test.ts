@@ -82,6 +82,16 @@ describe('an app that joins four 0/1 models\' letters (issue #38)', function () 
       expect(report.first_differences[0]!.ours.members.jp!.label).to.equal(ROWS[1]!.members.jp!.label)
     })
 
+    it("compares an ensemble's fed text with the one its members share: equal is no difference, and one that differs is counted", async () => {
+      // The app fed each member the text as it came (the settings declare no preprocessing).
+      const rows = ROWS.slice(0, 40).map(r => ({ ...structuredClone(r), fed: r.text }))
+      const same = JSON.parse((await runCli(['verify', '--settings', SETTINGS, written(rows)])).stdout) as Record<string, unknown>
+      expect(same).to.deep.include({ texts: 40, agree: 40, fed_differs: 0, notes: [], first_differences: [] })
+      rows[7]!.fed = rows[7]!.text.toLowerCase() + ' cleaned'
+      const one = JSON.parse((await runCli(['verify', '--settings', SETTINGS, written(rows)])).stdout) as Record<string, unknown>
+      expect(one).to.deep.include({ texts: 40, fed_differs: 1, notes: [] })
+    })
+
     it('refuses a line naming a member the ensemble has not, and members for a single model', async () => {
       const unknown = await runCli(['verify', '--settings', SETTINGS, written([{ text: 'x', label: 'INTJ', members: { xy: { label: 'I' } } }])])
       expect(unknown.code).to.equal(1)

@@ -31,7 +31,9 @@ describe('the service process', function () {
 
   const refusals: Array<[string, Record<string, string>, RegExp]> = [
     ['a bad setting', { WORKERS: 'two' }, /^tfidf-serve: invalid configuration: WORKERS must be integer \(got "two"\)\n$/],
-    ['a missing model file', { MODEL_PATH: '/no/model.pkl' }, /^tfidf-serve: cannot read the file: no such file in \/no\/model\.pkl\n$/],
+    ['a missing model file', { MODEL_PATH: '/no/model.pkl' }, /^tfidf-serve: no such file: \/no\/model\.pkl\n$/],
+    ['a MODEL_DIR that does not exist', { MODEL_DIR: '/no/such-folder' }, /^tfidf-serve: invalid configuration: MODEL_DIR does not exist: \/no\/such-folder\n$/],
+    ['a missing settings file', { MODEL_SETTINGS: '/no/model-settings.json' }, /^tfidf-serve: invalid model settings: no such file: \/no\/model-settings\.json\n$/],
     ['a hostile model file', { MODEL_PATH: path.join(FIXTURES, 'pickle', 'os-system.pkl') }, /^tfidf-serve: unsupported object 'os\.system' in .*os-system\.pkl \(byte \d+\)\n$/],
     ['a truncated model file', { MODEL_PATH: path.join(FIXTURES, 'pickle', 'truncated.pkl') }, /^tfidf-serve: .* in .*truncated\.pkl \(byte \d+\)\n$/],
     ['an unsupported estimator', { MODEL_PATH: path.join(FIXTURES, 'estimators', 'refused', 'radius-pipeline.pkl') }, /^tfidf-serve: RadiusNeighborsClassifier is not supported .* in .*radius-pipeline\.pkl\n$/],

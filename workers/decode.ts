@@ -20,8 +20,8 @@ async function decode (): Promise<{ reply: DecodeReply, compile?: SharedModel['c
     return { reply: { ok: true, state, bytes, info, notes, app, compiling: compile !== undefined }, compile }
   } catch (err) {
     // Errors lose their class and code across threads: they cross as data.
-    if (err instanceof ServiceError) return { reply: { ok: false, code: err.code, detail: err.detail, file: err.file, offset: err.offset } }
-    return { reply: { ok: false, code: 'ERR_INTERNAL', detail: String((err as Error).stack ?? err), file: undefined, offset: undefined } }
+    if (err instanceof ServiceError) return { reply: { ok: false, code: err.code, detail: err.detail, file: err.file, offset: err.offset, subject: err.subject } }
+    return { reply: { ok: false, code: 'ERR_INTERNAL', detail: String((err as Error).stack ?? err), file: undefined, offset: undefined, subject: false } }
   }
 }
 

@@ -1,4 +1,4 @@
-/** The bench's outputs: a plain-text table and an SVG chart of texts/s and p99 per scenario. */
+/** The bench's tables (its picture is chart.ts). */
 import type { LoadFigures } from './load.js'
 import { beside } from './previous.js'
 
@@ -29,46 +29,4 @@ export function markdown (head: readonly string[], body: ReadonlyArray<readonly 
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`]
   for (const r of body) lines.push(`| ${r.join(' | ')} |`)
   return lines.join('\n')
-}
-
-const COLORS: Readonly<Record<string, string>> = { 'tfidf-serve': '#1f77b4', 'baseline-1': '#d62728', 'baseline-2': '#ff9896', 'noop-express': '#7f7f7f', 'noop-http': '#c7c7c7' }
-
-/** Grouped bars per scenario (default model): texts/s on top, p99 latency below. */
-export function chart (rows: readonly Row[], title: string): string {
-  const scenarios = [...new Set(rows.map(r => `${r.model} ${r.scenario}`))]
-  const servers = [...new Set(rows.map(r => r.server))]
-  const width = Math.max(640, 60 + scenarios.length * (servers.length * 12 + 24))
-  const panel = 220
-  const top = 40
-  const out: string[] = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${top + panel * 2 + 160}" font-family="sans-serif" font-size="11">`,
-    `<text x="10" y="20" font-size="14">${escape(title)}</text>`]
-  const draw = (y0: number, label: string, value: (r: Row) => number): void => {
-    const max = Math.max(1, ...rows.map(value))
-    out.push(`<text x="10" y="${y0 - 6}">${escape(label)} (max ${fmt(max)})</text>`, `<line x1="50" y1="${y0 + panel}" x2="${width - 10}" y2="${y0 + panel}" stroke="#000"/>`)
-    scenarios.forEach((s, i) => {
-      const x0 = 60 + i * (servers.length * 12 + 24)
-      servers.forEach((server, k) => {
-        const row = rows.find(r => r.server === server && `${r.model} ${r.scenario}` === s)
-        if (row === undefined) return
-        const h = Math.max(1, (value(row) / max) * (panel - 10))
-        out.push(`<rect x="${x0 + k * 12}" y="${(y0 + panel - h).toFixed(1)}" width="10" height="${h.toFixed(1)}" fill="${COLORS[server] ?? '#2ca02c'}"><title>${escape(`${server} ${s}: ${fmt(value(row))}`)}</title></rect>`)
-      })
-    })
-  }
-  draw(top + 10, 'texts/s', r => r.textsPerSecond)
-  draw(top + panel + 40, 'p99 latency, ms', r => r.p99)
-  const yLabels = top + panel * 2 + 55
-  scenarios.forEach((s, i) => {
-    const x = 60 + i * (servers.length * 12 + 24)
-    out.push(`<text transform="translate(${x},${yLabels}) rotate(40)">${escape(s)}</text>`)
-  })
-  servers.forEach((server, k) => {
-    out.push(`<rect x="${10 + k * 130}" y="${top + panel * 2 + 140}" width="10" height="10" fill="${COLORS[server] ?? '#2ca02c'}"/><text x="${24 + k * 130}" y="${top + panel * 2 + 149}">${escape(server)}</text>`)
-  })
-  out.push('</svg>')
-  return out.join('\n')
-}
-
-function escape (s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 }

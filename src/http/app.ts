@@ -1,7 +1,7 @@
 /**
  * The Express 5 app: headers every response carries (X-API-Version, X-Request-Id, helmet,
  * CORS open to all origins), a log line and Prometheus counts per request, the routes of
- * SPEC.md (exact and case-sensitive) with /explain, /openapi.json and /docs, 404 and 405,
+ * docs/http-api.md (exact and case-sensitive) with /explain, /openapi.json and /docs, 404 and 405,
  * and the error handler. `createApp` builds a fresh app for each caller, which supertest
  * takes directly.
  */

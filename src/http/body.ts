@@ -1,5 +1,5 @@
 /**
- * The JSON body reader (DECISIONS.md 6, 8, 13 and 14): only application/json; at most 1 MiB,
+ * The JSON body reader (docs/http-api.md, "Errors" and "Limits and timeouts"): only application/json; at most 1 MiB,
  * refused as soon as Content-Length or the bytes themselves pass it; its shape checked on
  * the raw bytes as they arrive (nesting depth, value count), so a body no route could accept
  * is refused without a parse; a body not in by the request's deadline gets 408; UTF-8
@@ -120,7 +120,7 @@ function collectBody (req: Request, res: Response, next: NextFunction, { limit =
   // The client went away mid-upload: nobody reads the answer, which is logged as aborted.
   const onError = (): void => finish(new ServiceError('ERR_BODY_NOT_JSON', 'request body was not received in full'))
   const left = requestTimeoutMs - (performance.now() - (res.locals.startedAt as number))
-  // A client this slow gets its 408 and the connection closes (DECISIONS.md 13).
+  // A client this slow gets its 408 and the connection closes (docs/http-api.md, "Limits and timeouts").
   const timer = setTimeout(() => {
     res.setHeader('Connection', 'close')
     finish(new ServiceError('ERR_BODY_TIMEOUT', `request body was not received in full within ${requestTimeoutMs} ms`))

@@ -1,7 +1,7 @@
 /**
  * The one Express error handler, for the spec's routes and V2's alike: the answer comes from
  * the one error table (src/service/error-answer.ts), and only its form differs: the spec's
- * `{"detail": "..."}` (a 422's FastAPI list, a 500's `error_id`; DECISIONS.md 6-11) or V2's
+ * `{"detail": "..."}` (a 422's FastAPI list, a 500's `error_id`; docs/http-api.md, "Errors") or V2's
  * `{"error": "..."}` under exactly `application/json`. A 503 carries Retry-After; an
  * unexpected failure is logged with its stack under the id the client is given.
  */

@@ -2,7 +2,7 @@
  * A check of a JSON body's shape on its raw bytes, before JSON.parse: how deep arrays and
  * objects nest and how many values it holds. A 1 MB body of arrays nested 520,000 deep
  * costs about 108 ms of JSON.parse on the one front thread before its 422; this refuses it
- * after the first few dozen bytes (DECISIONS.md 14: a refused request costs almost nothing).
+ * after the first few dozen bytes (docs/http-api.md, "Limits and timeouts": a refused request costs almost nothing).
  * It is fed the body chunk by chunk as it arrives, so a refusal comes before the upload
  * ends. Strings are skipped with indexOf; only the bytes outside them are looked at.
  */

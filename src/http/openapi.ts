@@ -268,7 +268,7 @@ function serviceDocument (config: Pick<Config, 'maxBatchSize' | 'maxTextLength' 
 
 const name = { name: 'name', in: 'path', required: true, schema: { type: 'string' }, description: 'The model (its folder in MODEL_REPOSITORY, or its settings\' name)' }
 const version = { name: 'version', in: 'path', required: true, schema: { type: 'string' } }
-const notFound = error('No such model', 'no model named "spam"')
+const notFound = error('No such model', 'no model named "spam" (models: default, reviews)')
 const notReady = response('The model is not loaded (LOADING, UNLOADING or UNAVAILABLE)', json(ref('Error'), { detail: 'model spam is UNAVAILABLE: unloaded' }), { 'Retry-After': { schema: { type: 'integer' } } })
 
 /** The spec's routes for any model of the repository, under /models/{name}/. */
@@ -301,11 +301,11 @@ function modelRoutes (postResponses: (ok: Json) => Json, predictions: Json): Jso
 const v2Error = (description: string, example: string): Json => ({ description, headers: HEADERS, content: { 'application/json': { schema: { type: 'object', required: ['error'], properties: { error: { type: 'string' } } }, example: { error: example } } } })
 const v2Json = (description: string, schema: Json = { type: 'object' }): Json => ({ description, headers: HEADERS, content: { 'application/json': { schema } } })
 
-/** The Open Inference Protocol V2 routes (REST), as ../shared/reference/oip-v2.md sets them out. */
+/** The Open Inference Protocol V2 routes (REST), as docs/many-models.md, "Open Inference Protocol V2 (REST)" sets them out. */
 function v2Paths (): Json {
   const get = (operationId: string, summary: string, responses: Json, parameters: Json[] = []): Json => ({ get: { operationId, tags: ['open inference protocol v2'], summary, parameters, responses } })
   const post = (operationId: string, summary: string, responses: Json, parameters: Json[] = []): Json => ({ post: { operationId, tags: ['open inference protocol v2'], summary, parameters, requestBody: { required: false, content: { 'application/json': { schema: { type: 'object' } }, 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, responses } })
-  const unknown = v2Error('No such model (or version)', "no model named \"spam\"")
+  const unknown = v2Error('No such model (or version)', "no model named \"spam\" (models: default, reviews)")
   const unready = v2Error('The model is not ready', 'model spam is LOADING')
   const bad = v2Error('Bad input: not one BYTES tensor of texts, a text breaking a rule, an unknown output', 'inputs[0].datatype must be BYTES (texts), not "FP32"')
   const infer = {

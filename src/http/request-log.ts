@@ -4,7 +4,7 @@
  * incoming X-Request-Id or W3C traceparent beside our id, and a traced request's trace_id
  * and span_id. Never a text. 5xx at error, 503 at
  * warn, the rest at info. The status is the one sent, or "aborted" when the client went away
- * before the answer was sent whole (DECISIONS.md 13).
+ * before the answer was sent whole (docs/http-api.md, "Limits and timeouts").
  *
  * Not pino-http: it makes two child loggers per request and serializes the request into one
  * of them whether or not the line is written, which measured 20% of the front thread's time

@@ -1,7 +1,7 @@
 /**
  * The JSON Schemas of the API: request bodies (which validate.ts compiles with ajv) and
  * responses, one source for both the validation and the OpenAPI document (openapi.ts).
- * A text's length is in code points, as Python's len() counts it (DECISIONS.md 3).
+ * A text's length is in code points, as Python's len() counts it (docs/http-api.md, "Requests").
  */
 import { DEFAULT_TOP_K, MAX_TOP_K } from '../service/limits.js'
 

@@ -1,5 +1,5 @@
 /**
- * The HTTP server around the app, with the request timeout of DECISIONS.md 13: a request
+ * The HTTP server around the app, with the request timeout of docs/http-api.md, "Limits and timeouts": a request
  * not received in full within REQUEST_TIMEOUT_MS (a slow-loris client) is cut off, checked
  * every second rather than Node's default 30. A request Node's HTTP parser refuses (a
  * malformed request line, header or chunked framing, headers not in by the deadline) gets

@@ -97,37 +97,51 @@ export function createBodyValidator (limits: Limits): BodyValidator {
   const run = (check: ValidateFunction, body: unknown): void => {
     if (!check(body)) throw new ValidationError((check.errors ?? []).map(toIssue))
   }
+  // A body of either form with neither key: the batch form's issues, after one naming the single form.
+  const runEither = (check: ValidateFunction, body: unknown): void => {
+    try {
+      run(check, body)
+    } catch (err) {
+      if (!(err instanceof ValidationError) || !isPlainObject(body) || Object.hasOwn(body, 'texts')) throw err
+      throw new ValidationError([NEITHER_FORM, ...err.issues])
+    }
+  }
   const asBatch = (body: unknown): PredictBody => {
     run(checkBatch, body)
     const b = body as { texts: string[], batch_size?: number }
     return { form: 'batch', texts: b.texts, batchSize: b.batch_size ?? DEFAULT_BATCH_SIZE }
   }
   return {
-    // DECISIONS.md 1: `text` alone is the single form; anything else is judged as the batch form.
+    // docs/http-api.md, "Requests": `text` alone is the single form; anything else is judged as the batch form.
     predict: body => {
       if (isSingleForm(body)) {
         run(checkSingle, body)
         return { form: 'single', text: (body as { text: string }).text }
       }
+      runEither(checkBatch, body)
       return asBatch(body)
     },
     batch: asBatch,
     explain: body => {
       const single = isSingleForm(body)
-      run(single ? checkExplainSingle : checkExplainBatch, body)
+      if (single) run(checkExplainSingle, body)
+      else runEither(checkExplainBatch, body)
       const b = body as { text?: string, texts?: string[], top_k?: number }
       return { form: single ? 'single' : 'batch', texts: single ? [b.text!] : b.texts!, topK: b.top_k ?? DEFAULT_TOP_K }
     }
   }
 }
 
+/** The issue for a body with neither `text` nor `texts`: the single form's key, and both forms. */
+const NEITHER_FORM: ValidationIssue = Object.freeze({ loc: Object.freeze(['body', 'text']), msg: 'Field required: the single form is {"text": "..."}, the batch form {"texts": ["...", ...]}', type: 'missing' })
+
 function isSingleForm (body: unknown): boolean {
   return isPlainObject(body) && Object.hasOwn(body, 'text') && !Object.hasOwn(body, 'texts')
 }
 
 /**
- * A text's rules, read once: not empty, at most `max` code points (Python's len(), DECISIONS.md
- * 3: counted only when the UTF-16 length could exceed it), and no lone UTF-16 surrogate (from
+ * A text's rules, read once: not empty, at most `max` code points (Python's len(), docs/http-api.md,
+ * "Requests": counted only when the UTF-16 length could exceed it), and no lone UTF-16 surrogate (from
  * a "\ud800" escape: Python's str would hold it, pydantic refuses it; the native
  * isWellFormed scan). Errors as ajv's minLength / maxLength would give them, in that order.
  */

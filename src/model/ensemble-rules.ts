@@ -87,7 +87,7 @@ export function ensembleClasses (rule: CombineRule, ties: TieRule | null, separa
  * `scores[label] += w` (or Counter) does; the largest sum wins. A tie goes to the label
  * voted first among the tied (`first`: Counter(votes).most_common(1)[0][0], whose sort is
  * stable over the order labels were first counted) or to the tied class first in class order
- * (`lowest`). Confidence: the winner's share of the weights (DECISIONS.md 16's "votes").
+ * (`lowest`). Confidence: the winner's share of the weights (the "votes" confidence: docs/http-api.md, "Answers").
  */
 export function vote (answers: readonly MemberAnswer[], maps: readonly Int32Array[], weights: Float64Array, classCount: number, ties: TieRule): Combined {
   const sums = new Float64Array(classCount)

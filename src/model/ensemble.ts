@@ -66,7 +66,7 @@ export interface EnsembleExplanation {
 }
 
 function memberFailure (name: string, err: unknown): ServiceError {
-  if (err instanceof ServiceError) return new ServiceError(err.code, `ensemble member ${name}: ${err.detail}`, { file: err.file, offset: err.offset, cause: err })
+  if (err instanceof ServiceError) return new ServiceError(err.code, `ensemble member ${name}: ${err.detail}`, { file: err.file, offset: err.offset, subject: err.subject, cause: err })
   return new ServiceError('ERR_INTERNAL', `ensemble member ${name}: ${String(err)}`, { cause: err })
 }
 

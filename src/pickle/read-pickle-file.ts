@@ -38,12 +38,13 @@ export async function readPickleFile (file: string, options: ReadPickleOptions =
   let bytes: Uint8Array
   try {
     const info = await stat(file)
-    if (!info.isFile()) throw new ServiceError('ERR_MODEL_READ', 'not a regular file', { file })
+    if (!info.isFile()) throw new ServiceError('ERR_MODEL_READ', info.isDirectory() ? 'a folder, not a model file' : 'not a regular file', { file, subject: true })
     if (info.size > maxFileBytes) throw new ServiceError('ERR_PICKLE_LIMIT', `file of ${info.size} bytes is over the ${maxFileBytes}-byte limit`, { file })
     bytes = await readFile(file)
   } catch (err) {
     if (err instanceof ServiceError) throw err
-    throw new ServiceError('ERR_MODEL_READ', `cannot read the file: ${readFailure(err)}`, { file, cause: err })
+    const failure = readFailure(err)
+    throw new ServiceError('ERR_MODEL_READ', failure ?? `cannot read the file: ${(err as Error).message}`, { file, cause: err, subject: failure !== undefined })
   }
   try {
     return await decodePickleBytes(bytes, options, sideFilesOf(file, maxFileBytes, options.maxDecompressedBytes ?? READ_DEFAULTS.maxDecompressedBytes))
@@ -54,9 +55,10 @@ export async function readPickleFile (file: string, options: ReadPickleOptions =
   }
 }
 
-function readFailure (err: unknown): string {
+/** What a failed read says of the file itself ("no such file: FILE"), when it is one of those. */
+function readFailure (err: unknown): string | undefined {
   const code = (err as { code?: string }).code
-  return code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (err as Error).message
+  return code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : undefined
 }
 
 /**

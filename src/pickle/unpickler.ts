@@ -22,7 +22,7 @@ export interface UnpicklerLimits {
   readonly maxStack: number
   /**
    * Budget of work units: one per opcode plus one per element a call or BUILD is given
-   * or makes. Defaults to 4 per input byte plus 2^20: the real files in ../shared/wild
+   * or makes. Defaults to 4 per input byte plus 2^20: the real-world files the tests read
    * need at most 1.5 per byte, and re-using one big memoized value over and over runs
    * out quickly.
    */

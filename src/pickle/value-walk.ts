@@ -15,7 +15,7 @@ import { PyObject, PySlice, PyTuple, type PyValue } from './values.js'
 export interface ValueLimits {
   /**
    * Deepest nesting of containers accepted. Defaults to 100: the deepest real model file
-   * measured (421 fixture and ../shared/wild files of every family) nests 17 deep and
+   * measured (421 fixture and real-world files of every family) nests 17 deep and
    * none holds itself.
    */
   readonly maxDepth: number

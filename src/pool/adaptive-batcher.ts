@@ -4,7 +4,7 @@
  * the worker and its answer are paid once for many requests. A gathered task leaves
  *   - at once (on the next turn of the event loop) while a worker is free: batching never
  *     keeps a text from an idle worker, and what waits is shared out among the free workers
- *     (a lone request's chunks still run in parallel, as DECISIONS.md 5 has them);
+ *     (a lone request's chunks still run in parallel, as docs/http-api.md, "Requests" has them);
  *   - when it holds `maxTexts` texts while no worker is free (it waits in Piscina's queue);
  *   - when its oldest chunk has waited `maxWaitMs`, whether or not a worker is free.
  * While every worker is busy, chunks gather; each worker that comes free takes what gathered.

@@ -1,5 +1,5 @@
 /**
- * The stability protection (DECISIONS.md 14): at most `maxActive` holders at once and at
+ * The stability protection (docs/http-api.md, "Limits and timeouts"): at most `maxActive` holders at once and at
  * most `maxWaiting` in line; past that, `acquire` refuses at once, costing nothing.
  */
 import { ServiceError } from '../errors.js'

@@ -80,7 +80,7 @@ const NO_BATCHING: BatchLimits = { maxTexts: 1, maxWaitMs: 0 }
 /** Per text, in input order (columns: no object per prediction). */
 export interface Classified {
   readonly classIndex: Int32Array
-  /** DECISIONS.md 16's confidence of each text. */
+  /** The confidence of each text (docs/http-api.md, "Answers"). */
   readonly confidence: Float64Array
   /** Seconds the worker spent on each text. */
   readonly seconds: Float64Array
@@ -486,8 +486,8 @@ export class ClassifierPool {
 
   /**
    * One gathered task (many requests' chunks) under clocks of its own: PREDICTION_TIMEOUT_MS
-   * from the moment a worker takes it, QUEUE_TIMEOUT_MS waiting for one; past either, every
-   * request in it gets the 503.
+   * from the moment a worker takes it (docs/http-api.md, "Limits and timeouts"), QUEUE_TIMEOUT_MS
+   * waiting for one; past either, every request in it gets the 503.
    */
   async #runGathered (key: string, texts: string[], chunks: number, scores: boolean): Promise<PredictResult> {
     const abort = new TaskAbort()

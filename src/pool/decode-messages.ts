@@ -24,4 +24,4 @@ export type DecodeReply =
    * from; `compiling`: the thread goes on to write the model's cache entry.
    */
   | { readonly ok: true, readonly state: AnyModelState, readonly bytes: number, readonly info: ModelInfo, readonly notes: readonly string[], readonly app: AppSource | null, readonly compiling: boolean }
-  | { readonly ok: false, readonly code: ErrorCode, readonly detail: string, readonly file: string | undefined, readonly offset: number | undefined }
+  | { readonly ok: false, readonly code: ErrorCode, readonly detail: string, readonly file: string | undefined, readonly offset: number | undefined, readonly subject: boolean }

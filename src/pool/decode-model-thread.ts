@@ -59,7 +59,7 @@ async function decodeNow (request: DecodeRequest): Promise<DecodedModel> {
   const [reply] = await Promise.race([once(worker, 'message'), exited.then(([code]) => { throw new Error(`the model decoder stopped with code ${String(code)}`) })]) as [DecodeReply]
   // A thread writing the model's cache entry is not waited for: the model serves meanwhile.
   if (!reply.ok || !reply.compiling) await exited
-  if (!reply.ok) throw new ServiceError(reply.code, reply.detail, { file: reply.file, offset: reply.offset })
+  if (!reply.ok) throw new ServiceError(reply.code, reply.detail, { file: reply.file, offset: reply.offset, subject: reply.subject })
   return reply
 }
 
@@ -95,7 +95,7 @@ async function loadCompiledHere (paths: ModelPaths, settingsFile: string | null,
     loaded = await loadCompiledModelWithoutCode(paths.model, settingsFile)
   } catch (err) {
     // As the decoding thread reports it: the code, detail, file and offset.
-    if (err instanceof ServiceError) throw new ServiceError(err.code, err.detail, { file: err.file, offset: err.offset })
+    if (err instanceof ServiceError) throw new ServiceError(err.code, err.detail, { file: err.file, offset: err.offset, subject: err.subject })
     throw new ServiceError('ERR_INTERNAL', String((err as Error).stack ?? err))
   }
   if (loaded === null) {

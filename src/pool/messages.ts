@@ -1,6 +1,6 @@
 /**
  * What crosses the thread boundary between the pool and its workers. Errors do not
- * survive the hop with their class and code (STYLE.md 3), so a worker reports a model
+ * survive the hop with their class and code, so a worker reports a model
  * it could not create as data.
  */
 import type { ErrorCode } from '../errors.js'
@@ -68,7 +68,7 @@ export interface LinesTask extends ForModel {
 /**
  * A predict task's answer. Per text, in input order, five columns of one array (one array
  * crosses threads for less than five: 1.2 against 2.6 us a chunk, measured): class index,
- * confidence (DECISIONS.md 16), seconds spent on it, the terms the analyzer made of it, and
+ * confidence (docs/http-api.md, "Answers"), seconds spent on it, the terms the analyzer made of it, and
  * how many of those are features; and, when the task asked for scores, the rows of each.
  */
 export interface PredictResult {

@@ -1,6 +1,6 @@
 /**
  * REQUEST_TIMEOUT_MS for the work of a request, whatever carries it (REST or gRPC): the same
- * 503 (DECISIONS.md 13) when the whole request, counted from `startedAt`, would pass the limit.
+ * 503 (docs/http-api.md, "Limits and timeouts") when the whole request, counted from `startedAt`, would pass the limit.
  */
 import { ServiceError } from '../errors.js'
 

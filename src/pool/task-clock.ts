@@ -1,9 +1,10 @@
 /**
  * Two clocks per worker task: one while it waits for a worker, one from the moment a worker
- * takes it. PREDICTION_TIMEOUT_MS bounds the second only, per chunk of batch_size: a task of
- * several chunks has each chunk's start marked by its worker (messages.ts CHUNK_CLOCK), and
- * is cut once its running chunk has run past the limit (docs/performance.md). A request that
- * never reached a worker was not slow to predict, and says so.
+ * takes it. PREDICTION_TIMEOUT_MS bounds the second only, per chunk of batch_size
+ * (docs/http-api.md, "Limits and timeouts"): a task of several chunks has each chunk's start
+ * marked by its worker (messages.ts CHUNK_CLOCK), and is cut once its running chunk has run
+ * past the limit (docs/performance.md). A request that never reached a worker was not slow to
+ * predict, and says so.
  *
  * Piscina tells no one when a queued task starts, but it hands each task to a worker by
  * shifting it off its task queue, and lets a task carry options for that queue (under

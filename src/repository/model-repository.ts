@@ -142,8 +142,14 @@ export class ModelRepository {
       return served
     }
     const entry = this.#entries.get(name)
-    if (entry === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}`)
+    if (entry === undefined) throw this.unknownModel(name)
     throw new ServiceError('ERR_MODEL_NOT_READY', `model ${name} is ${entry.state}${entry.reason === '' ? '' : `: ${entry.reason}`}`)
+  }
+
+  /** The 404 for a name no model has: it lists the names there are, so a caller sees what to ask for. */
+  unknownModel (name: string, where = ''): ServiceError {
+    const names = [...this.#entries.keys()].sort()
+    return new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}${where} (models: ${names.join(', ') || 'none'})`)
   }
 
   entry (name: string): ModelEntry | undefined {
@@ -187,7 +193,7 @@ export class ModelRepository {
     return await this.#enqueue(name, async () => {
       const known = this.#entries.get(name)
       const folder = known?.folder ?? (this.#root === null ? null : this.#findFolder(name))
-      if (folder === null && known?.spec == null) throw new ServiceError('ERR_NOT_FOUND', `no model named ${name} in the repository`)
+      if (folder === null && known?.spec == null) throw this.unknownModel(name, ' in the repository')
       const found: FoundModel = folder !== null ? readModelFolder(folder, this.#root) : { name, version: known!.served?.version ?? '1', versions: known!.versions, spec: known!.spec!, folder: '' }
       return await this.#loadFound({ ...found, name })
     })
@@ -215,7 +221,7 @@ export class ModelRepository {
   async unload (name: string): Promise<ModelEntry> {
     return await this.#enqueue(name, async () => {
       const entry = this.#entries.get(name)
-      if (entry === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${name}`)
+      if (entry === undefined) throw this.unknownModel(name)
       const started = performance.now()
       const served = entry.served
       entry.state = 'UNLOADING'

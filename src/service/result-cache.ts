@@ -1,5 +1,5 @@
 /**
- * The result cache (DECISIONS.md 22): predictions by text in an LRU (lru-cache) in the
+ * The result cache (docs/http-api.md, "Answers"): predictions by text in an LRU (lru-cache) in the
  * front thread, counting hits over look-ups. Keyed by the SHA-256 of the text, never the
  * text itself, so every entry has the same small size and the cache is bounded in bytes as
  * well as entries (CACHE_MAX_BYTES, CACHE_SIZE): no client decides how much memory it holds.

@@ -1,4 +1,4 @@
-/** Counters behind GET /metrics (SPEC.md metrics report). */
+/** Counters behind GET /metrics (docs/http-api.md, "Routes": GET /metrics). */
 export interface MetricsReport {
   readonly predictions_total: number
   readonly predictions_per_second: number

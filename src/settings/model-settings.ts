@@ -24,6 +24,8 @@ export interface ModelSettings {
   readonly file: string
   /** MLServer's `name`, else the folder's name. */
   readonly name: string
+  /** MLServer's `name` as the file writes it; null when it writes none. */
+  readonly declaredName: string | null
   readonly version: string | null
   /** The model file and vectorizer file(s), absolute; null when the settings do not say. */
   readonly model: string | null
@@ -249,7 +251,8 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
     text = readFileSync(absolute, 'utf8')
   } catch (err) {
     const code = (err as { code?: string }).code
-    throw problem(absolute, code === 'ENOENT' ? 'no such file' : (err as Error).message)
+    if (code === 'ENOENT') throw new ServiceError('ERR_CONFIG_INVALID', 'invalid model settings: no such file', { file: absolute, subject: true })
+    throw problem(absolute, (err as Error).message)
   }
   let raw: unknown
   try {
@@ -287,6 +290,7 @@ export function readModelSettings (file: string): Readonly<ModelSettings> {
   return Object.freeze({
     file: absolute,
     name: doc.name ?? path.basename(dir),
+    declaredName: doc.name ?? null,
     version: doc.parameters?.version === undefined ? null : String(doc.parameters.version),
     model,
     vectorizers: Object.freeze(vectorizers),

@@ -70,7 +70,7 @@ export interface Step {
 }
 
 /**
- * How a model's confidence is derived (DECISIONS.md 16): its `predict_proba`, the
+ * How a model's confidence is derived (docs/http-api.md, "Answers"): its `predict_proba`, the
  * pseudo-probabilities of its decision values, or (hard voting) the weighted share of votes;
  * an ensemble of models that joins their labels: the product of their confidences.
  */

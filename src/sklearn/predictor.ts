@@ -1,7 +1,7 @@
 /**
  * The one prediction interface the CLI, the workers and the HTTP layer share: a
  * vectorizer, the Pipeline steps after it and a classifier composed, with labels as
- * Python prints them and the confidence DECISIONS.md 16 defines.
+ * Python prints them and the confidence docs/http-api.md, "Answers" defines.
  */
 import { ServiceError } from '../errors.js'
 import type { Classifier, ConfidenceMethod, TermCoverage, Vectorizer } from './estimator.js'

@@ -129,7 +129,7 @@ describe('the gRPC service', function () {
       expect(await unary(inference, 'ModelReady', { name: 'sentiment', version: '1' })).to.deep.equal({ ready: true })
       expect(await unary(inference, 'ModelReady', { name: 'sentiment', version: '2' })).to.deep.equal({ ready: false })
       expect(await unary(inference, 'ModelReady', { name: 'hostile' })).to.deep.equal({ ready: false })
-      expect(await failure(inference, 'ModelReady', { name: 'nope' })).to.deep.equal({ code: status.NOT_FOUND, details: 'no model named "nope"' })
+      expect(await failure(inference, 'ModelReady', { name: 'nope' })).to.deep.equal({ code: status.NOT_FOUND, details: 'no model named "nope" (models: hostile, sentiment, spam)' })
       expect((await failure(inference, 'ModelMetadata', { name: 'sentiment', version: '9' })).code).to.equal(status.NOT_FOUND)
     })
   })
@@ -235,7 +235,7 @@ describe('the gRPC service', function () {
     })
 
     it('answers NOT_FOUND for an unknown model or version, UNAVAILABLE for a model not loaded', async () => {
-      expect(await failure(inference, 'ModelInfer', { ...bytesInfer(['fine']), model_name: 'nope' })).to.deep.equal({ code: status.NOT_FOUND, details: 'no model named "nope"' })
+      expect(await failure(inference, 'ModelInfer', { ...bytesInfer(['fine']), model_name: 'nope' })).to.deep.equal({ code: status.NOT_FOUND, details: 'no model named "nope" (models: hostile, sentiment, spam)' })
       expect(await failure(inference, 'ModelInfer', { ...bytesInfer(['fine']), model_version: '2' })).to.deep.equal({ code: status.NOT_FOUND, details: 'model sentiment has no version 2 being served (it serves version 1)' })
       expect((await failure(inference, 'ModelInfer', { ...bytesInfer(['fine']), model_name: 'hostile' })).code).to.equal(status.UNAVAILABLE)
     })

@@ -49,6 +49,6 @@ describe('a Python gRPC client on Triton\'s own .proto files', function () {
     for (const o of rest.outputs) expect(got.infer.outputs[o.name], o.name).to.deep.equal({ datatype: o.datatype, shape: o.shape, data: o.data })
     expect(got.infer.outputs.predict!.data).to.deep.equal(['positive', 'negative', 'positive', 'negative'])
     expect(got.index).to.deep.equal([{ name: 'default', version: '1', state: 'READY' }])
-    expect(got.unknown_model).to.deep.equal({ code: 'NOT_FOUND', details: 'no model named "nope"' })
+    expect(got.unknown_model).to.deep.equal({ code: 'NOT_FOUND', details: 'no model named "nope" (models: default)' })
   })
 })

@@ -51,8 +51,10 @@ describe('request validation and errors (DECISIONS.md 6-8)', function () {
   })
 
   context('422 with FastAPI\'s body', () => {
+    const NEITHER = { loc: ['body', 'text'], msg: 'Field required: the single form is {"text": "..."}, the batch form {"texts": ["...", ...]}', type: 'missing' }
     const cases: Array<[string, unknown, unknown[]]> = [
-      ['an empty object', {}, [{ loc: ['body', 'texts'], msg: 'Field required', type: 'missing' }]],
+      ['an empty object', {}, [NEITHER, { loc: ['body', 'texts'], msg: 'Field required', type: 'missing' }]],
+      ['a misspelt key (txt), naming the single form', { txt: 'hi' }, [NEITHER, { loc: ['body', 'texts'], msg: 'Field required', type: 'missing' }, { loc: ['body', 'txt'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]],
       ['both text and texts', { text: 'a', texts: ['b'] }, [{ loc: ['body', 'text'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]],
       ['an extra key', { texts: ['a'], mode: 'fast' }, [{ loc: ['body', 'mode'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]],
       ['an extra key beside text', { text: 'a', lang: 'en' }, [{ loc: ['body', 'lang'], msg: 'Extra inputs are not permitted', type: 'extra_forbidden' }]],

@@ -5,18 +5,16 @@ import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
 import { resolveGlobal } from '../../src/pickle/globals.js'
 import { PyObject, PyTuple } from '../../src/pickle/values.js'
 import { serviceErrorOf } from '../helpers/errors.js'
-import { SHARED } from '../helpers/paths.js'
-
-const WILD = path.join(SHARED, 'wild')
+import { hasShared, needShared } from '../helpers/shared-data.js'
 
 interface Scan { root_class: string, globals: string[], refused_names: string[], allowed: boolean }
 interface Expected { static_scan: Record<string, Scan> }
 
-function wildFiles (): Array<{ dir: string, file: string, scan: Scan }> {
-  if (!existsSync(WILD)) return []
+function wildFiles (wild: string): Array<{ dir: string, file: string, scan: Scan }> {
+  if (!hasShared('wild')) return []
   const out: Array<{ dir: string, file: string, scan: Scan }> = []
-  for (const dir of readdirSync(WILD).sort()) {
-    const expectedPath = path.join(WILD, dir, 'expected.json')
+  for (const dir of readdirSync(wild).sort()) {
+    const expectedPath = path.join(wild, dir, 'expected.json')
     if (!existsSync(expectedPath)) continue
     const expected = JSON.parse(readFileSync(expectedPath, 'utf8')) as Expected
     for (const [file, scan] of Object.entries(expected.static_scan)) out.push({ dir, file, scan })
@@ -45,7 +43,8 @@ function rootName (value: unknown): string {
 }
 
 describe('real model files from public repositories (../shared/wild)', () => {
-  const files = wildFiles()
+  const WILD = needShared('wild')
+  const files = wildFiles(WILD)
 
   it('finds the wild files beside the clone', () => {
     expect(files.length).to.be.greaterThan(50)

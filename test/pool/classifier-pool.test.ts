@@ -164,7 +164,7 @@ describe('the worker pool under load and failure', function () {
     } catch (err) {
       expect(err).to.be.instanceOf(ServiceError)
       expect((err as ServiceError).code).to.equal('ERR_MODEL_READ')
-      expect((err as ServiceError).message).to.equal('cannot read the file: no such file in /no/such.pkl')
+      expect((err as ServiceError).message).to.equal('no such file: /no/such.pkl')
     }
   })
 })

@@ -3,16 +3,20 @@ import path from 'node:path'
 import { ClassifierPool } from '../../src/pool/classifier-pool.js'
 import { decodeModel } from '../../src/sklearn/load-model.js'
 import { shareState, stateBytes } from '../../src/sklearn/shared-state.js'
-import { FIXTURES, SHARED } from '../helpers/paths.js'
+import { FIXTURES } from '../helpers/paths.js'
+import { requireShared } from '../helpers/shared-data.js'
 
-const SVC = path.join(SHARED, 'wild', '15-AchmadAjiePriyajie-hatespeech-detection')
-const MODEL = { model: path.join(SVC, 'svm_model.joblib'), vectorizers: [path.join(SVC, 'tfidf_vectorizer.joblib')] }
+/** An rbf SVC of the wild, read in place: the test using it fails in one line when it is absent. */
+function svcModel (): { model: string, vectorizers: string[] } {
+  const svc = requireShared('wild/15-AchmadAjiePriyajie-hatespeech-detection')
+  return { model: path.join(svc, 'svm_model.joblib'), vectorizers: [path.join(svc, 'tfidf_vectorizer.joblib')] }
+}
 
 describe('one model, decoded once, shared by every worker', function () {
   this.timeout(60000)
 
   it('puts every array of a model in one shared buffer, leaving the rest of the state as it was', async () => {
-    const { state } = await decodeModel(MODEL)
+    const { state } = await decodeModel(svcModel())
     const before = stateBytes(state)
     expect(before.shared).to.equal(0)
     const shared = shareState(state)
@@ -23,7 +27,8 @@ describe('one model, decoded once, shared by every worker', function () {
   })
 
   it('gives 3 workers the model with no array of their own: every byte of it is in the memory they share', async () => {
-    const pool = await ClassifierPool.start({ modelPath: MODEL.model, vectorizerPaths: MODEL.vectorizers, workers: 3, predictionTimeoutMs: 10000, maxConcurrentRequests: 10, maxQueue: 10 })
+    const model = svcModel()
+    const pool = await ClassifierPool.start({ modelPath: model.model, vectorizerPaths: model.vectorizers, workers: 3, predictionTimeoutMs: 10000, maxConcurrentRequests: 10, maxQueue: 10 })
     try {
       // An rbf SVC of 8,618 support vectors: MBs of arrays, held once.
       expect(pool.model.sharedBytes).to.be.greaterThan(1.5e6)

@@ -7,7 +7,8 @@ import type { NltkSplitSpec } from '../../src/settings/step-schema.js'
 import { PUNKT_LANGUAGES } from '../../src/settings/punkt-languages.js'
 import { punktParameters } from '../../src/preprocess/tokenizers/punkt-parameters.js'
 import { readNltkPunkt } from '../../src/preprocess/word-data/nltk-punkt.js'
-import { FIXTURES, SHARED } from '../helpers/paths.js'
+import { FIXTURES } from '../helpers/paths.js'
+import { needShared } from '../helpers/shared-data.js'
 import { tokenDigest } from '../helpers/token-digest.js'
 import { oneLayoutFolder, punktFrom, sharedNltkData } from '../helpers/word-data.js'
 
@@ -90,11 +91,12 @@ interface UdhrFixture {
 }
 
 describe('Punkt in every language NLTK ships, on the whole UDHR (../shared/data/udhr-langid, read in place)', () => {
+  const folder = needShared('data/udhr-langid')
   let corpus: Buffer
   const lines = new Map<string, string[]>()
   const punkt = punktFrom()
   before(() => {
-    corpus = readFileSync(path.join(SHARED, 'data', 'udhr-langid', 'udhr-langid.jsonl'))
+    corpus = readFileSync(path.join(folder, 'udhr-langid.jsonl'))
     for (const record of corpus.toString('utf8').split('\n')) {
       if (record === '') continue
       const { text, label } = JSON.parse(record) as { text: string, label: string }

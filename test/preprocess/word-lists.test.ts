@@ -15,7 +15,8 @@ import { readNltkStopWords } from '../../src/preprocess/word-data/nltk-stopwords
 import { sharedNltkData, sharedStepData } from '../helpers/word-data.js'
 import { joinNgrams } from '../../src/preprocess/word-ngrams.js'
 import { readModelSettings, type StepSpec } from '../../src/settings/model-settings.js'
-import { FIXTURES, SHARED } from '../helpers/paths.js'
+import { FIXTURES } from '../helpers/paths.js'
+import { hasShared, needShared } from '../helpers/shared-data.js'
 
 interface Pipeline {
   name: string
@@ -39,10 +40,12 @@ const DIR = mkdtempSync(path.join(tmpdir(), 'tfidf-word-lists-'))
 
 const blockHash = (outputs: readonly string[]): string => createHash('sha256').update(outputs.join('\0'), 'utf8').digest('hex').slice(0, 16)
 
-/** The corpora's texts in file order, as the generator read them. */
+/** The corpora's texts in file order, as the generator read them (in ../shared/data; none when one is absent). */
 function corpusTexts (): string[] {
-  return FIXTURE.corpora.flatMap(([name, count]) => {
-    const lines = readFileSync(path.join(SHARED, 'data', name, `${name}.jsonl`), 'utf8').split('\n').filter(l => l !== '')
+  const folders = FIXTURE.corpora.map(([name]) => needShared(`data/${name}`))
+  if (!FIXTURE.corpora.every(([name]) => hasShared(`data/${name}`))) return []
+  return FIXTURE.corpora.flatMap(([name, count], i) => {
+    const lines = readFileSync(path.join(folders[i]!, `${name}.jsonl`), 'utf8').split('\n').filter(l => l !== '')
     expect(lines.length, name).to.equal(count)
     return lines.map(l => (JSON.parse(l) as { text: string }).text)
   })

@@ -266,8 +266,8 @@ describe('an ensemble as the service process serves it (node dist/src/main.bundl
         const texts = ids.map(i => TEXTS[i]!)
         const batch = await (await fetch(`http://127.0.0.1:${port}/batch_predict`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ texts }) })).json() as { predictions: Array<{ prediction: string }> }
         expect(batch.predictions.map(p => p.prediction)).to.deep.equal(ids.map(i => display(rows[i]!.label)))
-        const name = 'MODEL_REPOSITORY' in env ? model : 'default'
-        const v2 = await (await fetch(`http://127.0.0.1:${port}/v2/models/${name}/infer`, { method: 'POST', body: JSON.stringify({ inputs: [{ name: 'text', shape: [texts.length], datatype: 'BYTES', data: texts }], outputs: [{ name: 'confidence' }] }) })).json() as { outputs: V2Output[] }
+        // Served under the settings' name (no MODEL_NAME), the repository's folder name likewise.
+        const v2 = await (await fetch(`http://127.0.0.1:${port}/v2/models/${model}/infer`, { method: 'POST', body: JSON.stringify({ inputs: [{ name: 'text', shape: [texts.length], datatype: 'BYTES', data: texts }], outputs: [{ name: 'confidence' }] }) })).json() as { outputs: V2Output[] }
         v2.outputs[0]!.data.forEach((c, k) => { near(c as number, rows[ids[k]!]!.confidence, `text ${ids[k]!}`) })
       } finally {
         run.child.kill('SIGTERM')

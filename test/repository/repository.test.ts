@@ -77,7 +77,7 @@ describe('a model repository', function () {
     const ml = expected('label-map').slice(0, 20)
     const mlserver = (await request(app).post('/models/mlserver/predict').send({ texts: ml.map(l => l.text) }).expect(200)).body as { predictions: Array<{ prediction: string }> }
     expect(mlserver.predictions.map(p => p.prediction)).to.deep.equal(ml.map(l => display(l.label)))
-    expect((await request(app).post('/models/nope/predict').send({ text: 'x' }).expect(404)).body).to.deep.equal({ detail: 'no model named "nope"' })
+    expect((await request(app).post('/models/nope/predict').send({ text: 'x' }).expect(404)).body).to.deep.equal({ detail: 'no model named "nope" (models: hostile, mlserver, sentiment, spam)' })
     expect((await request(app).post('/models/hostile/predict').send({ text: 'x' }).expect(503)).body.detail).to.match(/^model hostile is UNAVAILABLE: a list of 1 item contains itself/)
   })
 
@@ -93,7 +93,7 @@ describe('a model repository', function () {
       expect((await request(app).get('/v2/models/hostile/ready').expect(503)).body).to.deep.equal({ name: 'hostile', ready: false })
       const missing = await request(app).get('/v2/models/nope').expect(404)
       expect(missing.headers['content-type']).to.equal('application/json')
-      expect(missing.body).to.deep.equal({ error: 'no model named "nope"' })
+      expect(missing.body).to.deep.equal({ error: 'no model named "nope" (models: hostile, mlserver, sentiment, spam)' })
     })
 
     it('infers from JSON, [N] or [N, 1], flat or nested, with no Content-Type, the same as /predict', async () => {
@@ -157,7 +157,7 @@ describe('a model repository', function () {
       expect((await request(app).post('/v2/models/mlserver/infer').send({ inputs: [{ name: 'text', shape: [1], datatype: 'BYTES', data: ['x'] }] }).expect(503)).body.error).to.match(/UNAVAILABLE: unloaded/)
       await request(app).post('/v2/repository/models/mlserver/load').expect(200)
       expect((await request(app).get('/v2/models/mlserver/ready').expect(200)).body).to.deep.equal({ name: 'mlserver', ready: true })
-      expect((await request(app).post('/v2/repository/models/nope/load').expect(404)).body).to.deep.equal({ error: 'no model named nope in the repository' })
+      expect((await request(app).post('/v2/repository/models/nope/load').expect(404)).body).to.deep.equal({ error: 'no model named "nope" in the repository (models: hostile, mlserver, sentiment, spam)' })
     })
 
     it('keeps the old version serving when a new one fails to load, and says why', async () => {

@@ -14,7 +14,8 @@ import { readModelSettings } from '../../src/settings/model-settings.js'
 import { UserFunctionError } from '../../src/sklearn/text/user-callables.js'
 import { verify } from '../../src/verify.js'
 import { serviceErrorOf } from '../helpers/errors.js'
-import { FIXTURES, SHARED } from '../helpers/paths.js'
+import { FIXTURES } from '../helpers/paths.js'
+import { requireShared } from '../helpers/shared-data.js'
 import { startService } from '../helpers/service.js'
 
 const COLUMNS = path.join(FIXTURES, 'columns')
@@ -109,7 +110,7 @@ describe("columns the app appended to the vectorizer's row", function () {
     })
 
     it('a real app from the wild whose classifier reads two columns more than its vectorizer (13-Abhay-hack-Spam-Mail)', async () => {
-      const dir = path.join(SHARED, 'wild', '13-Abhay-hack-Spam-Mail')
+      const dir = requireShared('wild/13-Abhay-hack-Spam-Mail')
       const functions = path.join(DIR, 'two-columns.mjs')
       writeFileSync(functions, "export const functions = { '__main__.features': (text) => [text.length, 0] }\n")
       const file = (columns: unknown[]): string => {

@@ -3,10 +3,9 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import { loadModel } from '../../src/sklearn/load-model.js'
 import { serviceErrorOf } from '../helpers/errors.js'
-import { SHARED } from '../helpers/paths.js'
+import { hasShared, needShared } from '../helpers/shared-data.js'
 import { expectClose } from '../helpers/close.js'
 
-const WILD = path.join(SHARED, 'wild')
 
 interface Expected {
   files: Record<string, string>
@@ -29,7 +28,8 @@ const pyLabel = (v: unknown): string => typeof v === 'boolean' ? (v ? 'True' : '
 
 
 describe('parity on real model files from public repositories (../shared/wild)', () => {
-  const dirs = existsSync(WILD) ? readdirSync(WILD).filter(d => existsSync(path.join(WILD, d, 'expected.json'))).sort() : []
+  const WILD = needShared('wild')
+  const dirs = hasShared('wild') ? readdirSync(WILD).filter(d => existsSync(path.join(WILD, d, 'expected.json'))).sort() : []
 
   it('finds the wild pairs beside the clone', () => {
     expect(dirs.length).to.be.greaterThan(30)

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createServedPredictor, decodeServedModel, loadServedModel } from '../../src/model/served-model.js'
@@ -11,7 +11,8 @@ import { buildEstimator, createEstimator } from '../../src/sklearn/registry.js'
 import { runCli } from '../helpers/cli.js'
 import { serviceErrorOf } from '../helpers/errors.js'
 import { expectParity, modelPathsOf, readExpected, type ExpectedCase } from '../helpers/parity.js'
-import { FIXTURES, SHARED } from '../helpers/paths.js'
+import { FIXTURES } from '../helpers/paths.js'
+import { needShared } from '../helpers/shared-data.js'
 
 const DIR = path.join(FIXTURES, 'xgboost')
 const DENSE_DIR = path.join(DIR, 'dense', '1.7.4')
@@ -149,11 +150,10 @@ describe('XGBClassifier fed dense rows (dense_rows), as xgboost 1.7.4 answers', 
 
 describe('dense_rows on a real-world XGBClassifier written by xgboost 3.0.0 (../shared/wild)', () => {
   const pair = '01-019akash-Fraudulent-Job-Posting-Detection'
-  const file = path.join(SHARED, 'wild', pair, 'xgb_fraud_detection_model.pkl')
-  const run = existsSync(file) ? it : it.skip
+  const file = path.join(needShared(`wild/${pair}`), 'xgb_fraud_detection_model.pkl')
   interface WildExpected { classes: string[], predict: string[], predict_proba: number[][], margin: number[][], rows: Array<{ dense: number[] } | { indices: number[], values: number[] }> }
 
-  run("is hinted at load, and answers xgboost 3.0.0's dense rows bit for bit from their nonzero entries alone", async () => {
+  it("is hinted at load, and answers xgboost 3.0.0's dense rows bit for bit from their nonzero entries alone", async () => {
     const expected = JSON.parse(readFileSync(path.join(DIR, 'wild', `${pair}.json`), 'utf8')) as WildExpected
     const sparseState = buildEstimator('classifier', await readPickleFile(file))
     // Fitted on dense rows: every split sends a missing value right, so the hint fires.

@@ -12,7 +12,8 @@ import { buildEstimator, createEstimator } from '../../src/sklearn/registry.js'
 import { readPickleFile } from '../../src/pickle/read-pickle-file.js'
 import { serviceErrorOf } from '../helpers/errors.js'
 import { expectParity, modelPathsOf, readExpected, type ExpectedCase } from '../helpers/parity.js'
-import { FIXTURES, SHARED } from '../helpers/paths.js'
+import { FIXTURES } from '../helpers/paths.js'
+import { needShared } from '../helpers/shared-data.js'
 
 // xgboost 2.x and 3.x built from their public source (test/fixtures/xgboost/README.md).
 const DIR = path.join(FIXTURES, 'xgboost')
@@ -152,11 +153,10 @@ describe('xgboost 3.1+ multi-class intercepts', () => {
 
 describe('a real-world XGBClassifier written by xgboost 3.0.0 (../shared/wild)', () => {
   const pair = '01-019akash-Fraudulent-Job-Posting-Detection'
-  const dir = path.join(SHARED, 'wild', pair)
-  const run = existsSync(dir) ? it : it.skip
+  const dir = needShared(`wild/${pair}`)
   interface WildExpected { n_features: number, classes: string[], predict: string[], predict_proba: number[][], margin: number[][], rows: Array<{ dense: number[] } | { indices: number[], values: number[] }> }
 
-  run('reads its booster and answers what xgboost 3.0.0 answers, bit for bit, on dense and sparse rows of its 482 columns', async () => {
+  it('reads its booster and answers what xgboost 3.0.0 answers, bit for bit, on dense and sparse rows of its 482 columns', async () => {
     const expected = JSON.parse(readFileSync(path.join(DIR, 'wild', `${pair}.json`), 'utf8')) as WildExpected
     const state = buildEstimator('classifier', await readPickleFile(path.join(dir, 'xgb_fraud_detection_model.pkl')))
     const classifier = createEstimator('classifier', state)
@@ -179,7 +179,7 @@ describe('a real-world XGBClassifier written by xgboost 3.0.0 (../shared/wild)',
     })
   })
 
-  run('as a pair is refused at load: the app built its own 482 columns, not the vectorizer\'s 8,000', async () => {
+  it('as a pair is refused at load: the app built its own 482 columns, not the vectorizer\'s 8,000', async () => {
     const model = path.join(dir, 'xgb_fraud_detection_model.pkl')
     const err = await serviceErrorOf(async () => await loadModel({ model, vectorizers: [path.join(dir, 'tfidf_vectorizer.pkl')] }))
     expect(err.code).to.equal('ERR_MODEL_SHAPE')

@@ -1,6 +1,6 @@
 /**
- * POST /predict (single or batch form, DECISIONS.md 1) and POST /batch_predict (batch
- * form only, DECISIONS.md 2): cache look-ups, the rest to the pool, results in input order.
+ * POST /predict (single or batch form, docs/http-api.md, "Requests") and POST /batch_predict (batch
+ * form only, the same section): cache look-ups, the rest to the pool, results in input order.
  * Responses are written as JSON text directly, with no object per prediction.
  */
 import type { Request, RequestHandler, Response } from 'express'

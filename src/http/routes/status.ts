@@ -8,7 +8,7 @@ import type { AppContext } from '../context.js'
 
 const MB = 1024 * 1024
 
-/** The union of the spec's two health forms (DECISIONS.md 23); 503 unless a worker can take work. */
+/** The union of the spec's two health forms (docs/http-api.md, "Routes": GET /health); 503 unless a worker can take work. */
 export function createHealthHandler (ctx: AppContext): RequestHandler {
   return (_req, res) => {
     const healthy = ctx.pool.ready

@@ -1,5 +1,5 @@
 /**
- * The Open Inference Protocol V2 over REST (../shared/reference/oip-v2.md): each route decodes
+ * The Open Inference Protocol V2 over REST (docs/many-models.md, "Open Inference Protocol V2 (REST)"): each route decodes
  * its request into a call of the typed operations (src/protocol/v2/operations.ts), which gRPC
  * calls too, and writes what they return. Inference takes JSON or binary tensors whatever the
  * Content-Type (tritonclient sends none). Errors are the protocol's `{"error": "..."}` under

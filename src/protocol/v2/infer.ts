@@ -108,7 +108,7 @@ function checkTexts (texts: readonly string[], limits: TextLimits): void {
   if (texts.length > limits.maxBatchSize) fail(`the input holds ${texts.length} texts; this model takes at most ${limits.maxBatchSize} per request (max_batch_size)`)
   texts.forEach((t, i) => {
     if (t.length === 0) fail(`text ${i} is empty`)
-    // Code points are counted only when UTF-16 units could be too many (DECISIONS.md 3).
+    // Code points are counted only when UTF-16 units could be too many (docs/http-api.md, "Requests").
     if (t.length > limits.maxTextLength && pyLen(t) > limits.maxTextLength) fail(`text ${i} has more than ${limits.maxTextLength} characters`)
     if (!(t as unknown as { isWellFormed: () => boolean }).isWellFormed()) fail(`text ${i} holds a lone UTF-16 surrogate`)
   })

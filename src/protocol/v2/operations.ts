@@ -1,6 +1,6 @@
 /**
  * The Open Inference Protocol V2's operations, written once over typed requests and results
- * (../shared/reference/oip-v2.md): server and model health and metadata, inference on any
+ * (docs/many-models.md, "Open Inference Protocol V2 (REST)"): server and model health and metadata, inference on any
  * served model, and the repository extension. REST (src/http/routes/v2.ts) and gRPC
  * (src/grpc/inference-service.ts) only decode their wire format into these calls and encode
  * what they return; every failure is a ServiceError of the one table, which each transport
@@ -128,7 +128,7 @@ export class V2Operations {
    */
   modelReady ({ name, version }: ModelTarget): ModelReadiness {
     const repository = this.#ctx.repository
-    if (repository.entry(name) === undefined) throw new ServiceError('ERR_NOT_FOUND', `no model named ${JSON.stringify(name)}`)
+    if (repository.entry(name) === undefined) throw repository.unknownModel(name)
     const served = repository.get(name)
     return { name, ready: served !== undefined && (version === undefined || version === '' || version === served.version) }
   }

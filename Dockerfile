@@ -29,8 +29,8 @@ COPY scripts ./scripts
 # npm's settings for this build only (e.g. a registry's CA: `--secret id=npmrc,src=FILE`, and the
 # file it names as `--secret id=npm-ca`); a secret mount is in no layer, and without one npm
 # runs on its defaults.
-RUN --mount=type=secret,id=npmrc,target=/root/.npmrc --mount=type=secret,id=npm-ca \
-  npm ci --no-audit --no-fund
+RUN --mount=type=secret,id=npmrc --mount=type=secret,id=npm-ca \
+  NPM_CONFIG_USERCONFIG=/run/secrets/npmrc npm ci --no-audit --no-fund
 
 # Run stage: production dependencies only (no compiler; lzma-native loads its prebuilt binary,
 # and only a .xz/.lzma model file needs it), the built service and the default model.
@@ -40,11 +40,13 @@ FROM ${NODE_IMAGE}
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8000 MALLOC_MMAP_THRESHOLD_=131072
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN --mount=type=secret,id=npmrc,target=/root/.npmrc --mount=type=secret,id=npm-ca \
-  npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+RUN --mount=type=secret,id=npmrc --mount=type=secret,id=npm-ca \
+  NPM_CONFIG_USERCONFIG=/run/secrets/npmrc npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist/src ./dist/src
 COPY --from=build /app/dist/workers ./dist/workers
-# NLTK's stop words and WordNet's lemma lists (with their licences) for declared preprocessing.
+# WordNet's lemma lists (with their licence) for declared preprocessing; NLTK's and Sastrawi's
+# data are the app's own (docs/preprocessing.md, "Where the data comes from"): compile a model
+# that reads them where they are installed, and the compiled file carries them.
 COPY src/preprocess/data ./src/preprocess/data
 # The gRPC service's .proto files (GRPC_PORT), read at run time: tsc copies none into dist.
 COPY src/grpc/*.proto ./src/grpc/

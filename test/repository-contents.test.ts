@@ -18,7 +18,7 @@ const SELF = 'test/repository-contents.test.ts'
  * disk. A container's own paths (the Node image's /home/node) and system paths (/usr/bin/python3)
  * are the same everywhere and allowed. A slash after a word character (a URL's host) is no path.
  */
-const MACHINE_PATH = /(?<![\w.~-])(\/work\/|\/tmp\/|\/root\/|\/opt\/pypi|\/Users\/\w|\/home\/(?!node\/)\w|file:\/\/\/)/
+const MACHINE_PATH = /(?<![\w.~-])(\/work\/|\/tmp\/|\/root\/|\/opt\/pypi|\/Users\/\w|\/home\/(?!node\b)\w|file:\/\/\/)/
 
 /** Licence headers and licence texts, which mark another project's file. */
 const LICENCE_TEXT = [
@@ -84,7 +84,7 @@ describe('repository contents', () => {
 
   it('the pattern finds machine paths and passes URLs, system paths and the container\'s', () => {
     for (const bad of ['cd /work/main', '"dir": "/tmp/snap/models"', 'PY=/root/.pyenv', '--index-url file:///opt/pypi/simple', '/home/alice/x']) expect(MACHINE_PATH.test(bad), bad).to.equal(true)
-    for (const good of ['https://example.com/work/x', '/usr/bin/python3', 'COPY x /home/node/model/', 'os.tmpdir()', '../shared/data']) expect(MACHINE_PATH.test(good), good).to.equal(false)
+    for (const good of ['https://example.com/work/x', '/usr/bin/python3', 'COPY x /home/node/model/', 'os.tmpdir()', '../shared/data/x']) expect(MACHINE_PATH.test(good), good).to.equal(false)
   })
 
   it('holds no other project\'s licence header outside ../shared', () => {

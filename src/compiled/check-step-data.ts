@@ -4,7 +4,7 @@
  * strings, each Punkt table what Punkt keeps, each file read named with its SHA-256.
  */
 import type { StepData } from '../preprocess/word-data/step-data.js'
-import { Fields, shapeProblem } from './check-fields.js'
+import { Fields, shapeProblem } from '../sklearn/state-fields.js'
 
 /** At most this many lists of each kind: a model names a handful. */
 const MAX_LISTS = 1000

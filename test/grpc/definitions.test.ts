@@ -9,9 +9,9 @@ import { expect } from 'chai'
 import path from 'node:path'
 import protobuf from 'protobufjs'
 import { HEALTH_PROTO, INFERENCE_PROTO } from '../../src/grpc/protos.js'
-import { SHARED } from '../helpers/paths.js'
+import { sharedPath } from '../helpers/shared-data.js'
 
-const PROTOCOLS = path.join(SHARED, 'reference', 'protocols')
+const PROTOCOLS = sharedPath('reference/protocols')
 
 /** One definition file compiled, its imports found beside it. */
 function compile (file: string): protobuf.Root {

@@ -11,7 +11,8 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { ROOT, SHARED } from '../helpers/paths.js'
+import { ROOT } from '../helpers/paths.js'
+import { requireShared } from '../helpers/shared-data.js'
 import { readyPort, start, type Run } from '../helpers/processes.js'
 
 // Debian's Python, where apt-get puts python3-grpcio (another python3 may come first on PATH).
@@ -33,7 +34,7 @@ describe('a Python gRPC client on Triton\'s own .proto files', function () {
     const port = await readyPort(run)
     const ready = JSON.parse(run.stdout().split('\n').find(l => l.includes('"msg":"ready"'))!) as { grpc_port: number }
     const out = mkdtempSync(path.join(tmpdir(), 'tfidf-triton-'))
-    const { stdout } = await promisify(execFile)(PYTHON, [path.join(ROOT, 'test', 'grpc', 'triton_client.py'), String(ready.grpc_port), path.join(SHARED, 'reference', 'protocols', 'triton'), out, 'default', JSON.stringify(TEXTS)])
+    const { stdout } = await promisify(execFile)(PYTHON, [path.join(ROOT, 'test', 'grpc', 'triton_client.py'), String(ready.grpc_port), requireShared('reference/protocols/triton'), out, 'default', JSON.stringify(TEXTS)])
     const got = JSON.parse(stdout) as Record<string, unknown> & { infer: { outputs: Record<string, { data: unknown[] }> } }
 
     const rest = await (await fetch(`http://127.0.0.1:${port}/v2/models/default/infer`, {

@@ -5,9 +5,8 @@
  * example its dictionary. Only the path is set
  * here; nothing is read until a test loads a model.
  */
-import path from 'node:path'
-import { SHARED } from './paths.js'
+import { sharedPath } from './shared-data.js'
 
-process.env.NLTK_DATA ??= path.join(SHARED, 'nltk_data')
+process.env.NLTK_DATA ??= sharedPath('nltk_data')
 // The dictionary docs/ensembles-and-sharing.md's Sastrawi example reads (test/docs/port-helpers.test.ts).
-process.env.SASTRAWI_DICTIONARY ??= path.join(SHARED, 'sastrawi', 'kata-dasar.txt')
+process.env.SASTRAWI_DICTIONARY ??= sharedPath('sastrawi/kata-dasar.txt')

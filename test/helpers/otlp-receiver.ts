@@ -12,7 +12,7 @@ import http from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import path from 'node:path'
 import { gunzipSync } from 'node:zlib'
-import { SHARED } from './paths.js'
+import { sharedPath } from './shared-data.js'
 import { freePort } from './processes.js'
 
 type Value = string | number | boolean | null | Value[]
@@ -52,7 +52,7 @@ interface AnyValue { string_value?: string, bool_value?: boolean, int_value?: st
 interface KeyValue { key: string, value?: AnyValue }
 
 /** OTLP's reference definitions (../shared/REFERENCE-DATA.md). */
-const OTLP_PROTOS = path.join(SHARED, 'reference', 'protocols', 'otlp')
+const OTLP_PROTOS = sharedPath('reference/protocols/otlp')
 
 let decoder: ((b: Buffer) => unknown) | undefined
 /** ExportTraceServiceRequest's decoder, from the reference files, read on first use. */

@@ -12,12 +12,16 @@ import type { TokenizerNltkVersion } from '../../src/preprocess/tokenizers/nltk-
 import type { PunktTablesOf } from '../../src/preprocess/tokenizers/word-tokenize.js'
 import type { SastrawiFiles } from '../../src/settings/model-settings.js'
 import type { StepSpec } from '../../src/settings/step-schema.js'
-import { SHARED } from './paths.js'
+import { requireShared } from './shared-data.js'
 
-export const sharedNltkData = (): string => path.join(SHARED, 'nltk_data')
+/** ../shared/nltk_data; inside a test, or the one line that test fails with when it is absent. */
+export const sharedNltkData = (): string => requireShared('nltk_data')
 
 /** Sastrawi's lists as files (the dictionary and the stop words written out). */
-export const sharedSastrawi = (): SastrawiFiles => ({ package: null, dictionary: path.join(SHARED, 'sastrawi', 'kata-dasar.txt'), stopwords: path.join(SHARED, 'sastrawi', 'stopwords-id.txt') })
+export const sharedSastrawi = (): SastrawiFiles => {
+  const folder = requireShared('sastrawi')
+  return { package: null, dictionary: path.join(folder, 'kata-dasar.txt'), stopwords: path.join(folder, 'stopwords-id.txt') }
+}
 
 const layoutFolders = new Map<string, string>()
 
@@ -35,13 +39,13 @@ export function oneLayoutFolder (layout: 'punkt' | 'punkt_tab'): string {
   return folder
 }
 
-/** Punkt's tables from `folder` (../shared/nltk_data by default), each read once. */
-export function punktFrom (folder = sharedNltkData()): PunktTablesOf {
+/** Punkt's tables from `folder` (../shared/nltk_data by default, found when a test first asks), each read once. */
+export function punktFrom (folder?: string): PunktTablesOf {
   const read = new Map<string, ReturnType<typeof readNltkPunkt>>()
   return (version: TokenizerNltkVersion, language: string) => {
     const key = `${version}/${language}`
     let r = read.get(key)
-    if (r === undefined) read.set(key, r = readNltkPunkt([folder], language, version))
+    if (r === undefined) read.set(key, r = readNltkPunkt([folder ?? sharedNltkData()], language, version))
     return r.tables
   }
 }

@@ -15,7 +15,7 @@ const LABEL_MAP = path.join(FIXTURES, 'apps', '1.2.1', 'label-map')
 const TEXT = (JSON.parse(readFileSync(path.join(LABEL_MAP, 'expected.jsonl'), 'utf8').split('\n')[0]!) as { text: string }).text
 
 /** Reloads in the test (each decodes in a thread of its own); bench/reloads.ts runs 10,000 for memory. */
-const RELOADS = 100
+const RELOADS = 40
 
 const sleep = async (ms: number): Promise<void> => await new Promise(resolve => setTimeout(resolve, ms))
 

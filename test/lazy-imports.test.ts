@@ -43,8 +43,12 @@ describe('start-up loads only what the default service uses', function () {
 
   it('the decoding thread and the workers load the preprocessing steps (stemmers, tokenizers, NLTK objects) only for a model with a settings file', () => {
     for (const entry of ['workers/decode.js', 'workers/classify.js']) {
-      const preprocess = staticGraph(entry).filter(f => f.startsWith('src/preprocess/'))
+      // The data readers (word-data/: files, hashes, the Punkt pickle through the unpickler the
+      // thread has anyway) run where the settings are read; no step's code comes with them.
+      const preprocess = staticGraph(entry).filter(f => f.startsWith('src/preprocess/') && !f.startsWith('src/preprocess/word-data/'))
       expect(preprocess, entry).to.deep.equal(['src/preprocess/user-functions.js'])
+      const readers = staticGraph(entry).filter(f => f.startsWith('src/preprocess/word-data/'))
+      expect(readers.every(f => /^src\/preprocess\/word-data\/(step-data|nltk-punkt|nltk-stopwords|punkt-pickle|punkt-tables|read-files|missing-data|sastrawi-lists|search-path)\.js$/.test(f)), entry).to.equal(true)
     }
   })
 })

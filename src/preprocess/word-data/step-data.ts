@@ -31,8 +31,6 @@ export interface DataPlaces {
   readonly sastrawi: SastrawiFiles | null
 }
 
-export const NO_DATA: StepData = Object.freeze({ nltkFolders: [], stopwords: {}, punkt: {}, sastrawiDictionary: null, sastrawiStopWords: null })
-
 export const punktKey = (version: TokenizerNltkVersion, language: string): string => `${version}/${language}`
 
 /** What one step needs: a thunk per datum, run by readStepData with the step's name for errors. */

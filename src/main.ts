@@ -83,6 +83,10 @@ export async function main (): Promise<void> {
     if (context.access !== undefined && !await context.access.ready(2000)) logger.warn(`rate limit store ${config.redisUrl ?? ''} not reachable yet`)
     const app = createApp({ config, pool, isStopping: () => stopping, context })
     const server = createServer(app, config)
+    // gRPC (GRPC_PORT) only when asked for: its modules are not even loaded otherwise. Started
+    // before HTTP listens, so that once HTTP's readiness (what a KServe or Kubernetes probe asks)
+    // answers, the gRPC port does too (docs/operations.md).
+    const grpc = config.grpcPort === null ? null : await (await import('./grpc/server.js')).startGrpcServer(context, config.grpcPort, config.grpcHost)
     server.listen(config.port, config.host)
     // A port in use (or not ours to take) is a bad setting: one line, like the others.
     const where = `${config.host}:${config.port}`
@@ -90,8 +94,6 @@ export async function main (): Promise<void> {
       server.once('listening', resolve)
       server.once('error', (err: NodeJS.ErrnoException) => reject(new ServiceError('ERR_CONFIG_INVALID', `invalid configuration: cannot listen on ${where}: ${err.code ?? err.message}`)))
     })
-    // gRPC (GRPC_PORT) only when asked for: its modules are not even loaded otherwise.
-    const grpc = config.grpcPort === null ? null : await (await import('./grpc/server.js')).startGrpcServer(context, config.grpcPort, config.grpcHost)
     // MODEL_POLL_SECONDS: its module loaded now, so nothing is awaited between loadAll and the first look.
     const poller = root !== null && config.modelPollSeconds > 0 ? await import('./repository/poller.js') : null
     const address = server.address()

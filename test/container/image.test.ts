@@ -5,8 +5,6 @@
  * each container read-only, with no capabilities, its ports published on 127.0.0.1 only.
  * Skipped when podman cannot run, unless REQUIRE_CONTAINER=1 (as npm test sets it).
  */
-import { credentials, loadPackageDefinition, type Client, type ServiceClientConstructor } from '@grpc/grpc-js'
-import { loadSync } from '@grpc/proto-loader'
 import { expect } from 'chai'
 import { once } from 'node:events'
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -16,7 +14,8 @@ import path from 'node:path'
 import { parse } from 'yaml'
 import { expectClose } from '../helpers/close.js'
 import { baseImage, buildImage, podman, podmanMissing, runContainer, runOnce, untilAnswers, type Container } from '../helpers/container.js'
-import { unary } from '../helpers/grpc-client.js'
+import { loadServices } from '../../src/grpc/protos.js'
+import { clientOf, unary } from '../helpers/grpc-client.js'
 import { FIXTURES, ROOT } from '../helpers/paths.js'
 import { readyPort, start, type Run } from '../helpers/processes.js'
 
@@ -63,13 +62,8 @@ async function v2Infer (base: string, model: string, texts: readonly string[]): 
   return Object.fromEntries(body.outputs.map(o => [o.name, o]))
 }
 
-/** A gRPC client of one of the service's .proto files (read from the source tree, as the image reads its copy). */
-function grpcClient (proto: string, service: string, port: number): Client {
-  const definition = loadSync(path.join(ROOT, 'src', 'grpc', proto), { keepCase: true, longs: Number, enums: String, defaults: true, oneofs: true })
-  const loaded = loadPackageDefinition(definition) as Record<string, any>
-  const ctor = service.split('.').reduce((o, k) => o[k], loaded) as ServiceClientConstructor
-  return new ctor(`127.0.0.1:${port}`, credentials.createInsecure())
-}
+/** gRPC clients of the service's own .proto files (the source tree's, which the image copies). */
+const SERVICES = loadServices()
 
 describe('the container image', function () {
   this.timeout(60000)
@@ -140,7 +134,7 @@ describe('the container image', function () {
     expect(metrics.status).to.equal(200)
     expect(await metrics.text()).to.match(/^tfidf_http_requests_total\{route="\/predict",method="POST",status="200"\} 4$/m)
 
-    const healthClient = grpcClient('health.proto', 'grpc.health.v1.Health', c.hostPort(GRPC_PORT))
+    const healthClient = clientOf(SERVICES.health, c.hostPort(GRPC_PORT))
     try {
       expect(await unary(healthClient, 'Check', { service: '' })).to.deep.equal({ status: 'SERVING' })
       expect(await unary(healthClient, 'Check', { service: 'inference.GRPCInferenceService' })).to.deep.equal({ status: 'SERVING' })
@@ -218,7 +212,7 @@ describe('the container image', function () {
       const metricsPort = Number(RUNTIME.metadata.annotations['prometheus.kserve.io/port'])
       expect((await fetch(`http://127.0.0.1:${c.hostPort(metricsPort)}${RUNTIME.metadata.annotations['prometheus.kserve.io/path']}`)).status).to.equal(200)
 
-      const inference = grpcClient('grpc_service.proto', 'inference.GRPCInferenceService', c.hostPort(grpcPort))
+      const inference = clientOf(SERVICES.inference, c.hostPort(grpcPort))
       try {
         expect(await unary(inference, 'ServerReady', {})).to.deep.equal({ ready: true })
         const reply = await unary<Doc>(inference, 'ModelInfer', { model_name: name, inputs: [{ name: 'text', datatype: 'BYTES', shape: [TEXTS.length], contents: { bytes_contents: TEXTS.map(t => Buffer.from(t)) } }], outputs: [{ name: 'predict' }], parameters: { binary_data_output: { bool_param: false } } })

@@ -17,7 +17,7 @@ export interface Run { child: ChildProcess, stdout: () => string, stderr: () => 
  * folder `cwd` (default: this process's), which relative paths in `env` resolve against.
  */
 export function start (env: Record<string, string>, cwd?: string): Run {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', WORKERS: '2', ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd })
+  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: '0', WORKERS: '2', ...(process.env.NLTK_DATA === undefined ? {} : { NLTK_DATA: process.env.NLTK_DATA }), ...env }, stdio: ['ignore', 'pipe', 'pipe'], cwd })
   let out = ''
   let err = ''
   child.stdout!.on('data', (d: Buffer) => { out += d.toString() })

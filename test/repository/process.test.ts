@@ -59,7 +59,7 @@ describe('a repository served by the service process', function () {
 
   it("runs as KServe's ServingRuntime runs it: serve --model_name --model_dir --http_port, the model answering V2 under its name", async () => {
     const dir = path.join(FIXTURES, 'apps', '1.2.1', 'sms-porter')
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli.js'), 'serve', '--model_name=spam-classifier', `--model_dir=${dir}`, '--http_port=0'], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', WORKERS: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'cli.js'), 'serve', '--model_name=spam-classifier', `--model_dir=${dir}`, '--http_port=0'], { env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', WORKERS: '1', NLTK_DATA: process.env.NLTK_DATA ?? '' }, stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
     try {

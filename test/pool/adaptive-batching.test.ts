@@ -36,6 +36,17 @@ async function observedPool (env: Record<string, string>): Promise<{ pool: Class
 
 const TEXTS = Array.from({ length: 120 }, (_, i) => `${['a fine film', 'a dull and bad plot', 'great acting, poor script', 'not good at all'][i % 4]!} ${i}`)
 
+/**
+ * Keeps both workers busy for `ms` with a task of their own each (a chunk over the batching
+ * bound goes alone), then forgets the tasks seen so far; resolves with those two requests.
+ */
+async function occupyWorkers (pool: ClassifierPool, tasks: Task[], ms: number): Promise<Array<Promise<unknown>>> {
+  const busy = [0, 1].map(async () => await pool.classify(Array.from({ length: 65 }, (_, i) => i === 0 ? `__sleep_${ms}__` : `text ${i}`), 65))
+  await new Promise(resolve => setTimeout(resolve, 50))
+  tasks.length = 0
+  return busy
+}
+
 describe('adaptive batching', function () {
   this.timeout(60000)
 
@@ -100,10 +111,7 @@ describe('adaptive batching', function () {
     after(async () => { await pool.close() })
 
     it('gathers what arrives and sends it when a worker comes free, or when the oldest has waited the bound, never later', async () => {
-      // Two tasks of their own keep both workers busy for 1 s (each chunk over the bound goes alone).
-      const busy = [0, 1].map(async () => await pool.classify(Array.from({ length: 65 }, (_, i) => i === 0 ? '__sleep_1000__' : `text ${i}`), 65))
-      await new Promise(resolve => setTimeout(resolve, 50))
-      tasks.length = 0
+      const busy = await occupyWorkers(pool, tasks, 1000)
       const sent = performance.now()
       const waiting = TEXTS.slice(0, 10).map(async t => await pool.classify([t], 1))
       const answers = await Promise.all(waiting)
@@ -122,9 +130,7 @@ describe('adaptive batching', function () {
     after(async () => { await pool.close() })
 
     it('drops the texts of requests abandoned while their chunks wait, and sends only the others', async () => {
-      const busy = [0, 1].map(async () => await pool.classify(Array.from({ length: 65 }, (_, i) => i === 0 ? '__sleep_800__' : `text ${i}`), 65))
-      await new Promise(resolve => setTimeout(resolve, 50))
-      tasks.length = 0
+      const busy = await occupyWorkers(pool, tasks, 800)
       const dropped = pool.counts.textsDropped
       const aborts = TEXTS.slice(0, 10).map(() => new AbortController())
       const answers = TEXTS.slice(0, 10).map(async (t, i) => await pool.classify([t], 1, undefined, false, undefined, { signal: aborts[i]!.signal }).then(() => 'answered', (e: { code?: string }) => e.code))
